@@ -1,0 +1,9 @@
+"""observable-harness: capabilities for pydantic-ai agents that keep oversized tool output and
+instruction fade from eating the context window, and report every decision through OpenTelemetry.
+"""
+
+from __future__ import annotations
+
+__version__ = '0.1.0'
+
+__all__ = ['__version__']

@@ -1,0 +1,29 @@
+"""`observable-harness` command line: thin wrappers that parse arguments and call library code."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog='observable-harness',
+        description='Tool-output limits and system reminders for pydantic-ai agents, observable through OpenTelemetry.',
+    )
+    commands = parser.add_subparsers(dest='command', required=True, metavar='COMMAND')
+    from . import demo
+
+    demo.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == '__main__':  # pragma: no cover
+    sys.exit(main())
