@@ -373,12 +373,16 @@ class LocalFileStore:
             if error.errno == errno.ELOOP:
                 raise ForbiddenHandle('the handle resolves to a link') from None
             raise
-        with os.fdopen(fd, 'rb') as file:
-            mode = os.fstat(file.fileno()).st_mode
+        try:
+            mode = os.fstat(fd).st_mode
             if stat.S_ISDIR(mode):
                 raise UnknownHandle('this handle names a directory of stored outputs, not one output')
             if not stat.S_ISREG(mode):
                 raise ForbiddenHandle('the handle names something that is not a regular file')
+        except BaseException:
+            os.close(fd)
+            raise
+        with os.fdopen(fd, 'rb') as file:
             return file.read()
 
     # --- pruning ------------------------------------------------------------------------------
