@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import os
+import re
 import stat
 import subprocess
 import threading
@@ -29,7 +30,7 @@ from observable_harness.tool_output_limits import (
     UnknownHandle,
     UnsafeStoreRoot,
 )
-from observable_harness.tool_output_limits import store as store_module
+from observable_harness.tool_output_limits.read_back import build_read_toolset
 from observable_harness.tool_output_limits.store import MAX_HANDLE_CHARS, default_root
 from tests.otel import OTelHarness
 
@@ -363,7 +364,7 @@ def test_a_read_only_root_raises_on_write_and_still_serves_reads(tmp_path: Path)
 def test_a_write_failing_midway_raises_and_never_replaces_the_old_payload(
     store: LocalFileStore, monkeypatch: pytest.MonkeyPatch, failing: str, code: int
 ) -> None:
-    """Wrapper variant (runs where mounting is not allowed): the failure is raised by the OS call itself."""
+    """Wrapper variant, run everywhere (also where mounting is not allowed): the OS call itself raises."""
     run(store.write('run/call.0', b'old payload'))
 
     def fail(*args: Any, **kwargs: Any) -> Any:
@@ -388,9 +389,9 @@ def test_a_write_failing_midway_raises_and_never_replaces_the_old_payload(
             file = original_fdopen(fd, mode, *args, **kwargs)
             return FailingFile(file) if 'w' in mode else file
 
-        monkeypatch.setattr(store_module.os, 'fdopen', fdopen)
+        monkeypatch.setattr(os, 'fdopen', fdopen)
     else:
-        monkeypatch.setattr(store_module.os, failing, fail)
+        monkeypatch.setattr(os, failing, fail)
     with pytest.raises(OSError, match=os.strerror(code)) as raised:
         run(store.write('run/call.0', b'new payload that never fully lands'))
     monkeypatch.undo()
@@ -413,7 +414,7 @@ def test_a_directory_pruned_between_mkdir_and_open_is_made_again(
         if len(calls) == 1:
             os.rmdir(name)  # what a concurrent prune of an old, empty directory does
 
-    monkeypatch.setattr(store_module.os, 'makedirs', makedirs_then_lose_it)
+    monkeypatch.setattr(os, 'makedirs', makedirs_then_lose_it)
     assert run(store.write('run/call.1', b'landed')) == 'run/call.1'
     assert len(calls) == 2
     monkeypatch.undo()
@@ -511,7 +512,7 @@ def test_prune_that_hits_an_undeletable_file_wrapper_variant(
             raise PermissionError(errno.EPERM, 'Operation not permitted', str(path))
         real_unlink(path, *args, **kwargs)
 
-    monkeypatch.setattr(store_module.os, 'unlink', unlink)
+    monkeypatch.setattr(os, 'unlink', unlink)
     with pytest.warns(OverflowStoreWarning):
         record = store.prune_now(older_than=timedelta(hours=6))
     monkeypatch.undo()
@@ -629,7 +630,7 @@ def test_a_warning_filter_set_to_error_does_not_kill_the_prune_thread(
     def unlink(path: Any, *args: Any, **kwargs: Any) -> None:
         raise PermissionError(errno.EPERM, 'Operation not permitted')
 
-    monkeypatch.setattr(store_module.os, 'unlink', unlink)
+    monkeypatch.setattr(os, 'unlink', unlink)
     thread_errors: list[BaseException | None] = []
     monkeypatch.setattr(threading, 'excepthook', lambda args: thread_errors.append(args.exc_value))
     with warnings.catch_warnings():
@@ -637,3 +638,17 @@ def test_a_warning_filter_set_to_error_does_not_kill_the_prune_thread(
         run(store.write('run/call.1', b'y'))
         store._prune_thread.join()
     assert thread_errors == []
+
+
+def python_examples(obj: object) -> list[str]:
+    import inspect
+    import textwrap
+
+    doc = inspect.getdoc(obj) or ''
+    return [textwrap.dedent(block) for block in re.findall(r'```python\n(.*?)```', doc, re.DOTALL)]
+
+
+@pytest.mark.parametrize('obj', [OverflowStore, LocalFileStore, build_read_toolset], ids=lambda o: o.__name__)
+def test_docstring_examples_run(obj: object) -> None:
+    [example] = python_examples(obj)
+    exec(compile(example, f'<docstring of {obj!r}>', 'exec'), {})
