@@ -1,4 +1,10 @@
-"""ToolOutputLimits: reduce oversized tool returns once, when they are produced."""
+"""ToolOutputLimits: reduce oversized tool returns once, when they are produced.
+
+```python
+from observable_harness.tool_output_limits import (Band, Spill, Summarize, Truncate, Passthrough,
+    TruncationStrategy, LocalFileStore, OverflowStore, indented_json, json_lines)
+```
+"""
 
 from __future__ import annotations
 
@@ -16,24 +22,39 @@ from .bands import (
 )
 from .capability import DEFAULT_BANDS, ToolOutputLimits
 from .payload import Unit, compact_json, indented_json, json_lines
-from .store import LocalFileStore, OverflowStore
+from .store import (
+    ForbiddenHandle,
+    InvalidHandle,
+    LocalFileStore,
+    OverflowStore,
+    OverflowStoreWarning,
+    StoreError,
+    UnknownHandle,
+    UnsafeStoreRoot,
+)
 
 __all__ = [
     'DEFAULT_BANDS',
     'ActionUnavailable',
     'Band',
+    'ForbiddenHandle',
+    'InvalidHandle',
     'LocalFileStore',
     'OverflowStore',
+    'OverflowStoreWarning',
     'Passthrough',
     'Reduced',
     'ReductionAction',
     'ReductionEnv',
     'Spill',
+    'StoreError',
     'Summarize',
     'ToolOutputLimits',
     'Truncate',
     'TruncationStrategy',
     'Unit',
+    'UnknownHandle',
+    'UnsafeStoreRoot',
     'compact_json',
     'indented_json',
     'json_lines',
