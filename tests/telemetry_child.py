@@ -56,7 +56,7 @@ LABEL_VALUES: dict[str, LabelValue] = {
 EXTRA_SERIES: dict[str, list[tuple[float, tuple[LabelValue, ...]]]] = {
     names.DECISIONS.name: [
         (3, ('fetch_logs', 'passthrough', 'unchanged', False)),
-        (1, ('fetch_logs', 'spill', 'truncate', True)),
+        (5, ('fetch_logs', 'spill', 'truncate', True)),
         (1, ('run_tests', 'summarize', 'summarize', False)),
     ],
     names.TOKENS_SAVED.name: [(700, ('run_tests', 'summarize'))],

@@ -181,6 +181,37 @@ def _stop(process: subprocess.Popen[Any]) -> None:
             process.wait(timeout=30)
 
 
+# --- what the shipped dashboards and alerts ask of Prometheus -----------------------------------------
+
+
+def shipped_expressions() -> dict[str, str]:
+    """`"<dashboard> / <panel> / <ref>"` or `"alert <name>"` → PromQL Prometheus can evaluate as is."""
+    from observable_harness.ops import alerts, dashboards
+
+    exprs = {
+        f'{q.dashboard} / {q.panel} / {q.ref}': dashboards.evaluable(q.expr)
+        for build in dashboards.DASHBOARDS.values()
+        for q in dashboards.panel_queries(build())
+    }
+    exprs.update({f'alert {alert.name}': alert.expr for alert in alerts.ALERTS})
+    return exprs
+
+
+def queries_without_series(prometheus: Prometheus, expressions: Mapping[str, str], timeout: float = 30.0) -> list[str]:
+    """The expressions that still return no series after `timeout` seconds each (empty: all good).
+
+    Alert expressions compare rates or increases with a threshold, so they return series only while
+    the scraped counters keep moving.
+    """
+    empty: list[str] = []
+    for key, expr in expressions.items():
+        try:
+            prometheus.wait_for(expr, timeout=timeout)
+        except PrometheusError as error:
+            empty.append(f'{key}: {error}')
+    return empty
+
+
 # --- served processes ------------------------------------------------------------------------------
 
 

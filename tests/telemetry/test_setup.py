@@ -205,7 +205,7 @@ def assert_spec_spans_and_metrics(received: Received) -> None:
         for p in sent[names.DECISIONS.name].sum.data_points
         if {kv.key: kv.value.string_value for kv in p.attributes}.get('outcome') == 'truncate'
     ]
-    assert (point.as_int or point.as_double) == 1
+    assert (point.as_int or point.as_double) == 5
     size = sent[names.SIZE.name].histogram.data_points[0]
     assert tuple(size.explicit_bounds) == names.SIZE_BUCKETS
     assert size.count == 3
