@@ -23,6 +23,7 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
+from observable_harness import ToolOutputLimits
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import LocalFileStore, UnknownHandle
 from observable_harness.tool_output_limits.read_back import (
@@ -39,6 +40,7 @@ from observable_harness.tool_output_limits.read_back import (
     paginate,
     read_stored,
 )
+from tests.agents import Script, call, done, handle_in, read_back, respond, text_of, tool_returns
 from tests.otel import OTelHarness
 
 CANARY = 'CANARY-7f3a-payload-text'
@@ -539,3 +541,95 @@ def test_a_store_getter_that_raises_reaches_the_model_as_a_message(otel: OTelHar
     assert agent.run_sync('read it').output == 'done'
     assert '(RuntimeError)' in last_return(seen[1])
     assert otel.delta(names.READS.name, outcome='miss') == 1
+
+
+# --- through ToolOutputLimits in a real agent run ------------------------------------------------------
+
+
+def page_until_done(tool: str, **first_args: Any) -> Callable[[list[ModelMessage]], ModelResponse]:
+    """A model step that reads back the stand-in's handle, then follows each page's footer to the end."""
+
+    def step(messages: list[ModelMessage]) -> ModelResponse:
+        [*_, last] = tool_returns(messages)
+        latest = text_of(last)
+        if last.tool_name == tool:
+            return respond(call(READ_TOOL_NAME, {'handle': handle_in(latest), **first_args}, 'read-0'))
+        found = re.search(r"call read_tool_result\(handle='([^']+)', offset=(\d+)", latest.rsplit('\n', 1)[-1])
+        if found is None:
+            return done()
+        args = {**first_args, 'handle': found.group(1), 'offset': int(found.group(2))}
+        return respond(call(READ_TOOL_NAME, args, f'read-{found.group(2)}'))
+
+    return step
+
+
+def run_and_page(tmp_path: Path, value: Any, **first_args: Any) -> tuple[Any, list[str], str]:
+    script = Script([respond(call('fetch_logs', call_id='big')), *[page_until_done('fetch_logs', **first_args)] * 60])
+    agent = Agent(script.model(), capabilities=[ToolOutputLimits(store=LocalFileStore(base_dir=tmp_path / 'spill'))])
+    agent.tool_plain(name='fetch_logs')(lambda: value)
+    result = agent.run_sync('summarize the logs')
+    [stand_in] = [text_of(p) for p in tool_returns(result.all_messages(), 'fetch_logs')]
+    pages = [text_of(p) for p in tool_returns(result.all_messages(), READ_TOOL_NAME)]
+    received = [text_of(p) for p in tool_returns(script.received[-1], READ_TOOL_NAME)]
+    assert received == pages  # what history kept is exactly what the model was sent
+    assert result.output == 'done'
+    return result, pages, stand_in
+
+
+def test_an_agent_reads_a_50k_spill_back_page_by_page_and_gets_every_byte(tmp_path: Path, otel: OTelHarness) -> None:
+    line = '2026-11-29T10:{:02d}:{:02d} INFO worker-{} batch {:06d}\n'
+    log = ''.join(line.format(i // 60 % 60, i % 60, i % 7, i) for i in range(1_100))[:50_000]
+    assert len(log) == 50_000
+    _, pages, stand_in = run_and_page(tmp_path, log)
+
+    handle = handle_in(stand_in)
+    assert 'stored whole: 50,000 chars' in stand_in
+    assert re.fullmatch(r'[^/]+/big\.0', handle)
+    assert len(pages) == 6  # 1,064 rows, 200 per page
+    # 200 rows of ~55 chars is over the default 10,000-char band: only read-back's exemption keeps pages whole.
+    assert all(len(page) > 10_000 for page in pages[:-1])
+    assert all('stored whole' not in page for page in pages)
+    assert pages[0].split('\n')[1] == '0\t' + log.split('\n')[0]
+    assert pages[-1].endswith('[end of output; it has no final newline]')
+    assert rebuild(pages) == log
+
+    reads = otel.spans(names.SPAN_READ)
+    assert len(reads) == 6
+    assert [s.attributes[names.TOOL_OUTPUT_HANDLE] for s in reads if s.attributes] == [handle] * 6
+    assert otel.delta(names.READS.name, outcome='hit') == 6
+    assert len([s for s in otel.spans(names.SPAN_REDUCE)]) == 1  # the 50 KB return; no read page was reduced
+
+
+def test_an_agent_rebuilds_a_one_line_json_spill_exactly(tmp_path: Path) -> None:
+    value = {'items': [{'id': i, 'path': f'/srv/data/{i:05d}.bin', 'ok': i % 3 != 0} for i in range(1_200)]}
+    _, pages, stand_in = run_and_page(tmp_path, value, limit=MAX_LIMIT)
+    assert 'Shape:' in stand_in
+    assert len(pages) > 1
+    assert all('cut at 20,000 characters' in page for page in pages[:-1])
+    assert json.loads(rebuild(pages)) == value
+
+
+def test_the_model_can_grep_and_read_around_a_match_through_the_agent(tmp_path: Path) -> None:
+    log = ''.join(f'INFO step {i}\n' if i != 4321 else 'ERROR disk quota exceeded on /srv\n' for i in range(6_000))
+    script = Script(
+        [
+            respond(call('fetch_logs', call_id='big')),
+            lambda m: read_back(m, 'fetch_logs', pattern='ERROR'),
+            lambda m: read_back(m, 'fetch_logs', offset=4319, limit=5),
+            lambda m: read_back(m, 'fetch_logs', pattern='.*ERROR.*'),
+        ]
+    )
+    agent = Agent(script.model(), capabilities=[ToolOutputLimits(store=LocalFileStore(base_dir=tmp_path))])
+    agent.tool_plain(name='fetch_logs')(lambda: log)
+    grep, around, regex = [
+        text_of(p) for p in tool_returns(agent.run_sync('why did it fail?').all_messages(), READ_TOOL_NAME)
+    ]
+    assert grep.split('\n')[1:] == ['4321\tERROR disk quota exceeded on /srv']
+    assert around.split('\n')[1:6] == [
+        '4319\tINFO step 4319',
+        '4320\tINFO step 4320',
+        '4321\tERROR disk quota exceeded on /srv',
+        '4322\tINFO step 4322',
+        '4323\tINFO step 4323',
+    ]
+    assert "no line contains '.*ERROR.*'" in regex and 'literal text' in regex
