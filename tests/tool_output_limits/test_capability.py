@@ -11,6 +11,18 @@ import pytest
 from pydantic_ai import Agent, ModelRetry
 from pydantic_ai.messages import BinaryContent, ModelMessage, ModelRequest, ModelResponse, ToolReturn, UserPromptPart
 from pydantic_ai.usage import UsageLimits
+from tests.agents import (
+    Script,
+    call,
+    done,
+    handle_in,
+    read_back,
+    respond,
+    retry_texts,
+    run_usage,
+    text_of,
+    tool_returns,
+)
 
 from observable_harness import ToolOutputLimits
 from observable_harness.tool_output_limits import (
@@ -24,18 +36,6 @@ from observable_harness.tool_output_limits import (
     TruncationStrategy,
     indented_json,
     json_lines,
-)
-from tests.agents import (
-    Script,
-    call,
-    done,
-    handle_in,
-    read_back,
-    respond,
-    retry_texts,
-    run_usage,
-    text_of,
-    tool_returns,
 )
 
 LOG = '\n'.join(

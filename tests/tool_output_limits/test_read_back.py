@@ -22,6 +22,8 @@ from pydantic_ai.messages import (
     ToolReturnPart,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
+from tests.agents import Script, call, done, handle_in, read_back, respond, text_of, tool_returns
+from tests.otel import OTelHarness
 
 from observable_harness import ToolOutputLimits
 from observable_harness.telemetry import names
@@ -40,8 +42,6 @@ from observable_harness.tool_output_limits.read_back import (
     paginate,
     read_stored,
 )
-from tests.agents import Script, call, done, handle_in, read_back, respond, text_of, tool_returns
-from tests.otel import OTelHarness
 
 CANARY = 'CANARY-7f3a-payload-text'
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.otel import OTelHarness
 
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import (
@@ -32,7 +33,6 @@ from observable_harness.tool_output_limits import (
 )
 from observable_harness.tool_output_limits.read_back import build_read_toolset
 from observable_harness.tool_output_limits.store import MAX_HANDLE_CHARS, default_root
-from tests.otel import OTelHarness
 
 NOBODY = 65534
 HOUR = 3600.0

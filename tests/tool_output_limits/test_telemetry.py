@@ -9,12 +9,12 @@ from typing import Any
 from pydantic_ai import Agent
 from pydantic_ai.capabilities import Instrumentation
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, UserPromptPart
+from tests.agents import Script, call, done, respond, text_of, tool_returns
+from tests.otel import OTelHarness
 
 from observable_harness import ToolOutputLimits
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore, Spill, Summarize, Truncate
-from tests.agents import Script, call, done, respond, text_of, tool_returns
-from tests.otel import OTelHarness
 
 CANARY = 'CANARY-7f3a-do-not-export'
 PAYLOAD = '\n'.join(f'{CANARY} row {i} ' + 'v' * 40 for i in range(1_500))
