@@ -141,7 +141,13 @@ class _Grid:
         if self.final_newline:
             lines.pop()
         self.lines = lines
-        self.starts = list(accumulate((max(1, -(-len(line) // width)) for line in lines), initial=0))
+        lengths = list(map(len, lines))
+        self.starts: Sequence[int]
+        if not lengths or max(lengths) <= width:
+            # The usual case, one row per line: a range indexes and bisects like the list, for free.
+            self.starts = range(len(lines) + 1)
+        else:
+            self.starts = list(accumulate((-(-length // width) or 1 for length in lengths), initial=0))
 
     @property
     def total(self) -> int:
