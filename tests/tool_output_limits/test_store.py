@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import errno
 import os
 import re
@@ -365,6 +366,8 @@ def test_a_write_failing_midway_raises_and_never_replaces_the_old_payload(
     store: LocalFileStore, monkeypatch: pytest.MonkeyPatch, failing: str, code: int
 ) -> None:
     """Wrapper variant, run everywhere (also where mounting is not allowed): the OS call itself raises."""
+    if failing == 'fsync':
+        store = dataclasses.replace(store, durable=True)  # fsync is only called for durable writes
     run(store.write('run/call.0', b'old payload'))
 
     def fail(*args: Any, **kwargs: Any) -> Any:
@@ -652,3 +655,14 @@ def python_examples(obj: object) -> list[str]:
 def test_docstring_examples_run(obj: object) -> None:
     [example] = python_examples(obj)
     exec(compile(example, f'<docstring of {obj!r}>', 'exec'), {})
+
+
+@pytest.mark.parametrize('durable', [False, True])
+def test_fsync_runs_only_for_durable_stores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, durable: bool) -> None:
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, 'fsync', lambda fd: (synced.append(fd), real_fsync(fd))[1])
+    store = LocalFileStore(base_dir=tmp_path / 'root', durable=durable)
+    run(store.write('run/call.0', b'payload'))
+    assert bool(synced) is durable
+    assert run(store.read('run/call.0')) == b'payload'
