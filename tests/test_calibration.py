@@ -151,13 +151,15 @@ def test_cli_reads_a_live_metrics_endpoint(traffic_exposition: str, capsys: pyte
     [
         ('/nonexistent/metrics.txt', 'could not read /nonexistent/metrics.txt'),
         ('EMPTY', 'has no tool_output_size histogram'),
-        (f'http://127.0.0.1:{closed_port()}', 'could not reach'),
-        (f'http://127.0.0.1:{closed_port()}/metrics', 'could not reach'),
+        ('http://127.0.0.1:{closed}', 'could not reach'),
+        ('http://127.0.0.1:{closed}/metrics', 'could not reach'),
     ],
 )
 def test_cli_errors_say_what_to_do(
     source: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # Ports are picked here, not in the parameters: xdist workers must collect identical test ids.
+    source = source.format(closed=closed_port())
     if source == 'EMPTY':
         source = str(tmp_path / 'other.txt')
         Path(source).write_text('# TYPE up gauge\nup 1\n', encoding='utf-8')
