@@ -389,3 +389,27 @@ def test_cli_flags_map_onto_configure() -> None:
     assert lines['SAME'] == 'True'
     [read] = [span for span in received.spans() if span.name == names.SPAN_READ]
     assert read.resource['service.name'] == 'cli-test'
+
+
+def test_recording_before_configure_reaches_the_endpoint_installed_after() -> None:
+    completed = run_script(
+        """
+        import urllib.request
+        from observable_harness.telemetry import instruments, names
+        reads = instruments.Counter(names.READS)
+        reads.add(7, 'hit')  # an agent ran before telemetry was set up
+        from observable_harness.telemetry import configure
+        telemetry = configure(metrics_port=0)
+        reads.add(1, 'hit')
+        print(urllib.request.urlopen(telemetry.metrics_url, timeout=10).read().decode())
+        telemetry.shutdown()
+        """
+    )
+    assert completed.returncode == 0, completed.stderr
+    samples = {
+        sample.name: sample.value
+        for family in text_string_to_metric_families(completed.stdout)
+        for sample in family.samples
+        if sample.labels.get('outcome') == 'hit'
+    }
+    assert samples[names.READS.exposed] == 8
