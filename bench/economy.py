@@ -244,10 +244,11 @@ async def main(steps: int) -> None:
         ('ours (defaults)', lambda: ours.ToolOutputLimits(store=ours.LocalFileStore(base_dir=tmp / 'ours'))),
     ]
     if anchor is not None:
+        anchor_module: Any = anchor
         configs.append(
             (
                 'pydantic-ai-harness (defaults)',
-                lambda: anchor.ToolOutputLimits(store=anchor.LocalFileStore(base_dir=tmp / 'anchor')),
+                lambda: anchor_module.ToolOutputLimits(store=anchor_module.LocalFileStore(base_dir=tmp / 'anchor')),
             )
         )
     print(f'{steps}-step run over {len(available)} real outputs ({", ".join(o.name for o in available)})\n')
