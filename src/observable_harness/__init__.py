@@ -4,6 +4,8 @@ instruction fade from eating the context window, and report every decision throu
 
 from __future__ import annotations
 
+from .system_reminders import SystemReminders
+
 __version__ = '0.1.0'
 
-__all__ = ['__version__']
+__all__ = ['SystemReminders', '__version__']
