@@ -25,7 +25,7 @@ from pydantic_ai.usage import RunUsage
 
 @dataclass
 class Script:
-    """A FunctionModel script: `tool_calls` turns that call `lookup`, then a final text answer. Records every request."""
+    """A FunctionModel script: `tool_calls` turns calling `lookup`, then a final text answer. Records every request."""
 
     tool_calls: int = 3
     received: list[list[ModelMessage]] = field(default_factory=list)
@@ -120,4 +120,3 @@ def run_usage(result: Any) -> RunUsage:
     """`result.usage` is a property on pydantic-ai 2.68 and a method on 2.62."""
     usage = result.usage
     return usage() if inspect.ismethod(usage) else usage
-

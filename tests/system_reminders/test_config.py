@@ -95,8 +95,8 @@ def test_deferred_loading_is_refused_because_reminders_would_never_arrive() -> N
 
 def test_llm_reminder_requires_a_model() -> None:
     with pytest.raises(TypeError, match='model'):
-        LLMReminder()  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
-    with pytest.raises(ValueError, match="LLMReminder needs a model, e.g. LLMReminder\\(model='anthropic:"):
+        LLMReminder()  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match=r"LLMReminder needs a model, e.g. LLMReminder\(model='anthropic:"):
         LLMReminder(model=' ')
     with pytest.raises(ValueError, match='recent_messages must be a positive int'):
         LLMReminder(model=TestModel(), recent_messages=0)

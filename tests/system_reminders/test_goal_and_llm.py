@@ -95,7 +95,9 @@ class ReminderModel:
     def __call__(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         last = messages[-1]
         assert isinstance(last, ModelRequest)
-        self.prompts.extend(p.content for p in last.parts if isinstance(p, UserPromptPart) and isinstance(p.content, str))
+        self.prompts.extend(
+            p.content for p in last.parts if isinstance(p, UserPromptPart) and isinstance(p.content, str)
+        )
         if isinstance(self.answer, Exception):
             raise self.answer
         return ModelResponse(parts=[TextPart(self.answer)])
@@ -118,7 +120,7 @@ def test_llm_reminder_injects_the_model_nudge_and_folds_its_usage_into_the_run()
     # The transcript: the goal and recent activity, compactly.
     assert nudger.prompts[0].startswith('Original goal:\nFind the flaky test.\n\nRecent activity, oldest first:\n')
     assert '- user: Find the flaky test.' in nudger.prompts[0]
-    assert "- agent called lookup({\"q\": \"item 0\"})" in nudger.prompts[2]
+    assert '- agent called lookup({"q": "item 0"})' in nudger.prompts[2]
     assert '- tool lookup returned: result for item 0' in nudger.prompts[2]
 
 
@@ -127,7 +129,9 @@ def test_llm_reminder_transcript_is_bounded() -> None:
     agent = Agent(
         FunctionModel(lambda messages, info: ModelResponse(parts=[TextPart('done')])),
         capabilities=[
-            SystemReminders(dynamic_reminders=[LLMReminder(FunctionModel(nudger), recent_messages=1, max_item_chars=20)])
+            SystemReminders(
+                dynamic_reminders=[LLMReminder(FunctionModel(nudger), recent_messages=1, max_item_chars=20)]
+            )
         ],
     )
 

@@ -174,7 +174,9 @@ def test_on_fire_gets_each_rendered_reminder_sync_and_async() -> None:
     script = Script(tool_calls=1)
     agent = agent_with(
         script,
-        SystemReminders(reminders=[Reminder('A', interval=2)], dynamic_reminders=[lambda ctx: 'B'], on_fire=fired.append),
+        SystemReminders(
+            reminders=[Reminder('A', interval=2)], dynamic_reminders=[lambda ctx: 'B'], on_fire=fired.append
+        ),
         SystemReminders(dynamic_reminders=[lambda ctx: 'C'], on_fire=record_async),
     )
 
@@ -235,7 +237,10 @@ def test_provider_resume_gets_no_reminder_and_takes_no_cadence_slot() -> None:
     # A run resumed from a suspended response: the resume is not a request step for the cadence.
     received.clear()
     resumed = agent.run_sync(
-        message_history=[ModelRequest(parts=[UserPromptPart('Go.')]), ModelResponse([TextPart('hm')], state='suspended')]
+        message_history=[
+            ModelRequest(parts=[UserPromptPart('Go.')]),
+            ModelResponse([TextPart('hm')], state='suspended'),
+        ]
     )
     assert len(received) == 1
     assert isinstance(received[0][-1], ModelResponse)
@@ -297,7 +302,7 @@ def test_attempts_within_one_step_share_its_reminder_and_one_cadence_slot() -> N
 async def test_streamed_runs_carry_the_tail_too() -> None:
     received: list[list[ModelMessage]] = []
 
-    async def stream(messages: list[ModelMessage], info: AgentInfo):  # noqa: ANN202 - FunctionModel's stream type
+    async def stream(messages: list[ModelMessage], info: AgentInfo):
         received.append(list(messages))
         yield 'streamed answer'
 

@@ -7,6 +7,7 @@ serialization is the real code path.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -60,7 +61,9 @@ def anthropic_events(message: dict[str, Any]) -> bytes:
     ]
     for index, block in enumerate(message['content']):
         if block['type'] == 'text':
-            events.append({'type': 'content_block_start', 'index': index, 'content_block': {'type': 'text', 'text': ''}})
+            events.append(
+                {'type': 'content_block_start', 'index': index, 'content_block': {'type': 'text', 'text': ''}}
+            )
             delta = {'type': 'text_delta', 'text': block['text']}
         else:
             events.append({'type': 'content_block_start', 'index': index, 'content_block': {**block, 'input': {}}})
@@ -92,7 +95,11 @@ def anthropic_responses(tool_calls: int) -> list[dict[str, Any]]:
         }
 
     calls = [
-        message(i, [{'type': 'tool_use', 'id': f'toolu_{i}', 'name': 'read_file', 'input': {'path': f'f{i}.py'}}], 'tool_use')
+        message(
+            i,
+            [{'type': 'tool_use', 'id': f'toolu_{i}', 'name': 'read_file', 'input': {'path': f'f{i}.py'}}],
+            'tool_use',
+        )
         for i in range(tool_calls)
     ]
     return [*calls, message(tool_calls, [{'type': 'text', 'text': 'It is loaded in settings.py.'}], 'end_turn')]
@@ -140,13 +147,17 @@ def with_tool(agent: Agent[None, str]) -> Agent[None, str]:
 
 
 def anthropic_agent(recorder: Recorder, *capabilities: Any, **kwargs: Any) -> Agent[None, str]:
-    client = AsyncAnthropic(api_key='x', max_retries=0, http_client=httpx.AsyncClient(transport=httpx.MockTransport(recorder)))
+    client = AsyncAnthropic(
+        api_key='x', max_retries=0, http_client=httpx.AsyncClient(transport=httpx.MockTransport(recorder))
+    )
     model = AnthropicModel('claude-sonnet-4-6', provider=AnthropicProvider(anthropic_client=client))
     return with_tool(Agent(model, capabilities=list(capabilities), **kwargs))
 
 
 def openai_agent(recorder: Recorder, *capabilities: Any, **kwargs: Any) -> Agent[None, str]:
-    client = AsyncOpenAI(api_key='x', max_retries=0, http_client=httpx.AsyncClient(transport=httpx.MockTransport(recorder)))
+    client = AsyncOpenAI(
+        api_key='x', max_retries=0, http_client=httpx.AsyncClient(transport=httpx.MockTransport(recorder))
+    )
     model = OpenAIChatModel('gpt-4o', provider=OpenAIProvider(openai_client=client))
     return with_tool(Agent(model, capabilities=list(capabilities), **kwargs))
 
@@ -181,7 +192,7 @@ def assert_each_turn_prefixes_the_next(
     bodies: list[dict[str, Any]], cache_order: Callable[[dict[str, Any]], list[bytes]], tail_entries: int
 ) -> None:
     """For every turn, the body before the ephemeral tail is a byte-identical prefix of the next turn's body."""
-    for turn, (body, following) in enumerate(zip(bodies, bodies[1:], strict=False), start=1):
+    for turn, (body, following) in enumerate(itertools.pairwise(bodies), start=1):
         before_tail = b'\n'.join(cache_order(body)[:-tail_entries])
         assert b'\n'.join(cache_order(following)).startswith(before_tail + b'\n'), f'turn {turn} broke the prefix'
 
