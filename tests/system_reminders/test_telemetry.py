@@ -261,6 +261,7 @@ def test_broken_telemetry_never_fails_or_changes_a_run(monkeypatch: pytest.Monke
             raise RuntimeError('meter exploded')
 
     monkeypatch.setattr(reminder_telemetry, 'span', broken_span)
+    monkeypatch.setattr(reminder_telemetry, 'get_tracer', broken_span)
     for counter in ('_FIRED', '_CACHE_POINTS', '_GENERATE_TOKENS', '_GENERATE_FALLBACKS'):
         monkeypatch.setattr(reminder_telemetry, counter, BrokenCounter())
     script = Script(tool_calls=1)

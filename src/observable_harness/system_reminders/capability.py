@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -23,6 +24,7 @@ from .tail import CacheTTL, PendingTail, ReminderTailModel
 __all__ = ['SystemReminders']
 
 _CACHE_TTLS: tuple[CacheTTL, ...] = ('5m', '1h')
+_log = logging.getLogger('observable_harness.system_reminders')
 _T = TypeVar('_T')
 
 
@@ -36,6 +38,7 @@ class _RunState:
     """Request steps seen, counting only those that could carry a reminder (not provider resumes)."""
     pending: PendingTail | None = None
     """The tail the current request step decided on, until the step's model request is done."""
+    warned_undelivered: bool = False
 
 
 @dataclass
@@ -93,6 +96,7 @@ class SystemReminders(AbstractCapability[Any]):
     """Called with each rendered reminder as it fires (sync, or async and awaited), e.g. to log or audit them."""
 
     _run: _RunState | None = field(default=None, init=False, repr=False, compare=False)
+    _static_labels: tuple[FiredReminder, ...] = field(default=(), init=False, repr=False, compare=False)
     _dynamic_labels: tuple[FiredReminder, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -133,6 +137,7 @@ class SystemReminders(AbstractCapability[Any]):
                 'SystemReminders cannot be deferred (defer_loading=True): deferred capabilities get no model wrapper, '
                 'which is how reminders reach the request.'
             )
+        self._static_labels = tuple(FiredReminder(reminder.label, 'static') for reminder in self.reminders)
         self._dynamic_labels = tuple(_dynamic_label(dynamic) for dynamic in self.dynamic_reminders)
 
     @classmethod
@@ -161,11 +166,21 @@ class SystemReminders(AbstractCapability[Any]):
             # request, so it takes no cadence slot.
             return await handler(request_context)
         run.requests += 1
-        run.pending = await self._due(ctx, run)
+        run.pending = pending = await self._due(ctx, run)
         try:
-            return await handler(request_context)
+            response = await handler(request_context)
         finally:
             run.pending = None
+        if pending is not None and not pending.sent and not run.warned_undelivered:
+            run.warned_undelivered = True
+            _log.warning(
+                'SystemReminders: reminders fired on request %d but no model request carried them. Their tail travels '
+                'through a model wrapper: a capability listed before SystemReminders whose model wrapper answers '
+                'without calling the model it wraps (request batching, say), or durable execution that rebuilds the '
+                'model elsewhere (Temporal), bypasses it. List SystemReminders first. Logged once per run.',
+                pending.request,
+            )
+        return response
 
     def get_wrapper_model(self, model: Model) -> Model | None:
         run = self._run
@@ -177,15 +192,16 @@ class SystemReminders(AbstractCapability[Any]):
         request = run.requests
         fired: list[FiredReminder] = []
         texts: list[str] = []
+        fires = run.fires
         for index, reminder in enumerate(self.reminders):
             if not reminder.fires_on(request):
                 continue
-            if reminder.max_fires is not None and run.fires[index] >= reminder.max_fires:
+            if reminder.max_fires is not None and fires[index] >= reminder.max_fires:
                 continue
             if reminder.trigger is not None and not await _resolved(reminder.trigger(ctx)):
                 continue
-            run.fires[index] += 1
-            fired.append(FiredReminder(reminder.label, 'static'))
+            fires[index] += 1
+            fired.append(self._static_labels[index])
             texts.append(reminder.text)
         for label, dynamic in zip(self._dynamic_labels, self.dynamic_reminders, strict=True):
             text = await _resolved(dynamic(ctx))

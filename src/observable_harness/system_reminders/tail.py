@@ -37,7 +37,7 @@ CacheTTL = Literal['5m', '1h']
 _RETRY_PART_KINDS = frozenset({'retry-prompt', 'retry-feedback'})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PendingTail:
     """The reminders one request step decided to send, waiting for the model wrapper to attach them."""
 
@@ -45,6 +45,8 @@ class PendingTail:
     fired: tuple[FiredReminder, ...]
     text: str
     content_hash: str
+    sent: int = 0
+    """Requests that carried it: zero after the step means something kept the wrapper from the request."""
 
 
 def with_reminder_tail(
@@ -60,9 +62,19 @@ def with_reminder_tail(
     reason = _cache_point_reason(messages, last)
     placed = reason == 'attached'
     tail = UserPromptPart([CachePoint(ttl=cache_ttl), text] if placed else text)
-    outgoing = copy.copy(last)
+    outgoing = _shallow_copy(last)
     outgoing.parts = [*last.parts, tail]
     return [*messages[:-1], outgoing], placed, reason
+
+
+def _shallow_copy(request: ModelRequest) -> ModelRequest:
+    # `copy.copy` goes through `__reduce_ex__` and costs tens of microseconds per request; copying the instance
+    # dictionary is the same shallow copy (every field, `init=False` ones included) without that machinery.
+    if not hasattr(request, '__dict__'):  # pragma: no cover - ModelRequest is a plain dataclass today
+        return copy.copy(request)
+    duplicate = object.__new__(type(request))
+    duplicate.__dict__.update(request.__dict__)
+    return duplicate
 
 
 def _cache_point_reason(messages: Sequence[ModelMessage], last: ModelRequest) -> CachePointReason:
@@ -113,6 +125,7 @@ class ReminderTailModel(WrapperModel):
             return messages
         outgoing, placed, reason = attached
         if report:
+            tail.sent += 1
             report_injection(Injection(tail.request, tail.fired, len(tail.text), tail.content_hash, placed, reason))
         return outgoing
 
