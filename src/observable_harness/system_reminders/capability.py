@@ -39,6 +39,7 @@ class _RunState:
     pending: PendingTail | None = None
     """The tail the current request step decided on, until the step's model request is done."""
     warned_undelivered: bool = False
+    """Whether this run already warned that a decided tail reached no request (once per run is enough to act on)."""
 
 
 @dataclass
@@ -79,9 +80,10 @@ class SystemReminders(AbstractCapability[Any]):
     cache-point decision with its reason, never the text) and in the `system_reminders.*` metrics.
 
     The tail travels through a model wrapper (`get_wrapper_model`), the one place where a request-only change is
-    out of the agent graph's reach. Under Temporal, which rebuilds the model and its wrappers inside an activity from
-    the agent's own capabilities, the per-run tail is not available there, so reminders are not delivered; DBOS and
-    Prefect steps run in the run's process and get them.
+    out of the agent graph's reach, so list SystemReminders before capabilities whose model wrapper answers without
+    calling the model it wraps (request batching). Under Temporal, which rebuilds the model and its wrappers inside an
+    activity from the agent's own capabilities, the per-run tail is not there and reminders are not delivered. Either
+    way the run logs a warning once instead of dropping them silently.
     """
 
     reminders: Sequence[Reminder] = ()
