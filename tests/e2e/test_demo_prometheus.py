@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from observable_harness import calibration
-from observable_harness.ops import alerts
+from observable_harness.ops import alerts, snapshot
 from observable_harness.telemetry import names
 from tests.e2e.prometheus import (
     PROMETHEUS,
@@ -60,3 +60,8 @@ def test_demo_feeds_every_dashboard_query_and_alert_and_calibrate(tmp_path: Path
     namespace: dict[str, object] = {}
     exec(compile(source, 'calibrated.py', 'exec'), namespace)  # the printed Python really builds the capability
     assert any(type(value).__name__ == 'ToolOutputLimits' for value in namespace.values())
+
+    # The README's picture is drawn from this same exposition.
+    png = snapshot.render(exposition, tmp_path / 'dashboard.png')
+    assert png.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
+    assert png.stat().st_size > 20_000

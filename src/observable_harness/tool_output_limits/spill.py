@@ -40,8 +40,7 @@ def render_stand_in(unit: Unit, handle: str, *, preview_chars: int, read_tool_na
     # No line count here: counting a megabyte's newlines costs as much as storing it, and the first
     # read-back page states the total anyway.
     header = (
-        f'[Output of {unit.tool_name} stored whole: {len(text):,} chars. '
-        f'{read_instructions(read_tool_name, handle)}]'
+        f'[Output of {unit.tool_name} stored whole: {len(text):,} chars. {read_instructions(read_tool_name, handle)}]'
     )
     parts = [header]
     sketch = unit.sketch()
