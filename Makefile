@@ -30,8 +30,9 @@ pytest: $(STAMP)
 dashboards: $(STAMP)
 	$(BIN)/python -m observable_harness.ops.dashboards dashboards
 
-bench: $(STAMP)
-	$(BIN)/python bench/run_all.py
+bench:
+	bash bench/setup_env.sh >/dev/null
+	bench/.venv/bin/python bench/run_all.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

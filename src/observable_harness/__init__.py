@@ -4,6 +4,8 @@ instruction fade from eating the context window, and report every decision throu
 
 from __future__ import annotations
 
+from .tool_output_limits import ToolOutputLimits
+
 __version__ = '0.1.0'
 
-__all__ = ['__version__']
+__all__ = ['ToolOutputLimits', '__version__']

@@ -60,6 +60,8 @@ TOOL_OUTPUT_READ_LIMIT = 'tool_output.read.limit'
 TOOL_OUTPUT_READ_FROM_END = 'tool_output.read.from_end'
 TOOL_OUTPUT_READ_LINES = 'tool_output.read.lines'
 TOOL_OUTPUT_READ_OUTCOME = 'tool_output.read.outcome'
+TOOL_OUTPUT_READ_PATTERN_CHARS = 'tool_output.read.pattern_chars'
+"""Length of the literal `pattern` a read filtered by (0 without one); the pattern itself is never recorded."""
 
 TOOL_OUTPUT_PRUNE_FILES = 'tool_output.prune.files'
 TOOL_OUTPUT_PRUNE_BYTES = 'tool_output.prune.bytes'

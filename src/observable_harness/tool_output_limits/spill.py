@@ -1,0 +1,65 @@
+"""Spill: keep the whole payload in the overflow store and show the model a stand-in to page from."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic_ai.messages import BinaryContent
+
+from .bands import Reduced, ReductionEnv, TruncationStrategy
+from .truncate import excerpt
+
+if TYPE_CHECKING:
+    from .bands import Spill
+    from .payload import Unit
+
+__all__ = ['render_stand_in']
+
+
+def read_instructions(read_tool_name: str, handle: str) -> str:
+    """How the model reads a stored payload back, naming the read tool as it is known in this run."""
+    return (
+        f"Read it with {read_tool_name}(handle='{handle}', offset=0, limit=200); "
+        "from_end=True pages from the end, pattern='...' keeps only lines containing that text."
+    )
+
+
+def render_stand_in(unit: Unit, handle: str, *, preview_chars: int, read_tool_name: str) -> str:
+    """The short text the model sees in place of a spilled payload.
+
+    A header with the total size and the handle, how to read it back, a one-line shape sketch for
+    structured values, and a head+tail preview.
+    """
+    if unit.text is None:
+        media = unit.value.media_type if isinstance(unit.value, BinaryContent) else 'application/octet-stream'
+        return (
+            f'[Binary output of {unit.tool_name} ({len(unit.data):,} bytes, {media}) was stored whole; '
+            f'it cannot be shown as text here. {read_instructions(read_tool_name, handle)}]'
+        )
+    text = unit.text
+    # Counting in the encoded bytes is a memchr scan; `str.count` over a megabyte is ~15x slower.
+    lines = unit.data.count(b'\n') + (0 if text.endswith('\n') else 1)
+    header = (
+        f'[Output of {unit.tool_name} stored whole: {len(text):,} chars, {lines:,} lines. '
+        f'{read_instructions(read_tool_name, handle)}]'
+    )
+    parts = [header]
+    sketch = unit.sketch()
+    if sketch:
+        parts.append(f'Shape: {sketch}')
+    head, tail = excerpt(text, preview_chars, TruncationStrategy.head_tail)
+    if head + tail >= len(text):
+        parts.append(text)
+    elif head or tail:
+        parts.append(f'Preview (first {head:,} and last {tail:,} of {len(text):,} chars):')
+        parts.append(text[:head].rstrip('\n'))
+        parts.append(f'[… {len(text) - head - tail:,} chars not shown; read them back with the handle …]')
+        parts.append(text[len(text) - tail :])
+    return '\n'.join(parts)
+
+
+async def spill_unit(action: Spill, unit: Unit, env: ReductionEnv) -> Reduced:
+    """Store the unit whole; a store failure propagates so that `then` takes over."""
+    handle = await env.store(unit, unit.data)
+    stand_in = render_stand_in(unit, handle, preview_chars=action.preview_chars, read_tool_name=env.read_tool_name)
+    return Reduced(stand_in, 'spill', handle=handle)

@@ -1,0 +1,121 @@
+"""The truncation contract: cap the text, say that it was cut and by how much, say how to get the rest.
+
+A cut without the second part is a silent defect: the model believes it sees everything. So every
+cut made here carries a marker stating the characters cut, the characters kept at each end and
+the size of the whole, and the marker's characters count against the budget they live in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .bands import ActionUnavailable, Reduced, ReductionEnv, TruncationStrategy
+
+if TYPE_CHECKING:
+    from .bands import Truncate
+    from .payload import Unit
+
+__all__ = ['Cut', 'cut_text', 'excerpt']
+
+NOT_KEPT_HINT = (
+    'The full output was not kept: to see the rest, call the tool again with a narrower request '
+    '(an offset/limit, a more specific pattern or filter).'
+)
+_SNAP_WINDOW = 0.2
+"""Move a cut to a line break when one lies within this share of the kept span: whole lines read better."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """The result of cutting a text to a budget; `head_chars + cut_chars + tail_chars == total_chars`."""
+
+    text: str
+    """What the model sees: kept excerpt(s) and the marker."""
+    total_chars: int
+    head_chars: int
+    tail_chars: int
+    cut_chars: int
+
+    @property
+    def was_cut(self) -> bool:
+        return self.cut_chars > 0
+
+
+def _snap_head(text: str, end: int) -> int:
+    """Pull the end of a head excerpt back to just after a line break, if one is near."""
+    if end <= 0 or end >= len(text):
+        return end
+    newline = text.rfind('\n', max(0, int(end * (1 - _SNAP_WINDOW))), end)
+    return newline + 1 if newline >= 0 else end
+
+
+def _snap_tail(text: str, start: int) -> int:
+    """Push the start of a tail excerpt forward to just after a line break, if one is near."""
+    if start <= 0 or start >= len(text):
+        return start
+    span = len(text) - start
+    newline = text.find('\n', start, start + max(1, int(span * _SNAP_WINDOW)))
+    return newline + 1 if newline >= 0 else start
+
+
+def excerpt(text: str, budget: int, strategy: TruncationStrategy) -> tuple[int, int]:
+    """Characters to keep at the head and at the tail so that together they fit `budget`."""
+    budget = max(0, min(budget, len(text)))
+    if strategy is TruncationStrategy.head:
+        return _snap_head(text, budget), 0
+    if strategy is TruncationStrategy.tail:
+        start = _snap_tail(text, len(text) - budget)
+        return 0, len(text) - start
+    head = _snap_head(text, budget - budget // 2)
+    start = _snap_tail(text, len(text) - budget // 2)
+    start = max(start, head)
+    return head, len(text) - start
+
+
+def _marker(strategy: TruncationStrategy, *, total: int, head: int, tail: int, cut: int, hint: str) -> str:
+    if strategy is TruncationStrategy.head:
+        kept = f'kept the first {head:,}'
+    elif strategy is TruncationStrategy.tail:
+        kept = f'kept the last {tail:,}'
+    else:
+        kept = f'kept the first {head:,} and the last {tail:,}'
+    return f'[… truncated: {cut:,} of {total:,} chars cut, {kept}. {hint} …]'
+
+
+def cut_text(text: str, max_chars: int, strategy: TruncationStrategy, *, hint: str = NOT_KEPT_HINT) -> Cut:
+    """Cut `text` to at most `max_chars` characters, marker included.
+
+    >>> result = cut_text('x' * 10_000, 400, TruncationStrategy.head_tail)
+    >>> len(result.text) <= 400, result.head_chars + result.cut_chars + result.tail_chars
+    (True, 10000)
+    """
+    total = len(text)
+    if total <= max_chars:
+        return Cut(text, total, total, 0, 0)
+    # The marker's length depends on the numbers it states, which depend on the room it leaves:
+    # size it with the widest numbers it could carry, then keep what is left.
+    widest = _marker(strategy, total=total, head=total, tail=total, cut=total, hint=hint)
+    budget = max_chars - len(widest) - 2  # the marker sits on its own line
+    if budget < 0:
+        raise ActionUnavailable(f'max_chars={max_chars} cannot hold the truncation marker')
+    head, tail = excerpt(text, budget, strategy)
+    cut = total - head - tail
+    marker = _marker(strategy, total=total, head=head, tail=tail, cut=cut, hint=hint)
+    pieces: list[str] = []
+    if head:
+        pieces.append(text[:head] if text[head - 1] == '\n' else text[:head] + '\n')
+    pieces.append(marker)
+    if tail:
+        pieces.append('\n' + text[total - tail :])
+    return Cut(''.join(pieces), total, head, tail, cut)
+
+
+def truncate_unit(action: Truncate, unit: Unit, env: ReductionEnv) -> Reduced:
+    """Apply a `Truncate` to one unit; binary payloads go to `then`."""
+    if unit.text is None:
+        raise ActionUnavailable('binary payload cannot be cut as text')
+    result = cut_text(unit.text, action.max_chars, action.strategy)
+    if not result.was_cut:
+        return Reduced(unit.value, 'unchanged')
+    return Reduced(result.text, 'truncate')
