@@ -20,14 +20,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import ClassVar, Literal, TypeAlias
 
 from ..telemetry import bounded as telemetry
-from .levels import COLLAPSE_ENDS, Fate, Level, get_level
+from ..telemetry import names
+from ..tool_output_limits.bands import ActionUnavailable, Reduced, ReductionAction, ReductionEnv
+from ..tool_output_limits.payload import Unit
+from ..tool_output_limits.spill import read_instructions
+from .levels import COLLAPSE_ENDS, Fate, Level, LevelName, get_level
 from .lines import RISK_ORDER, Classification, LineClass, classify_lines, is_section_header
+from .retention import Retention, RetentionPolicy, RetentionRecord, reported_exit_status
+from .secrets import DEFAULT_SCRUBBER, Scrubber
 
 __all__ = [
     'MIN_CONDENSE_CHARS',
+    'Condense',
     'CondenseReport',
     'Condensed',
     'Keep',
@@ -147,7 +154,9 @@ class _Plan:
         self.headers = {index for index, line in enumerate(lines) if is_section_header(line)}
         self._entries: list[_Entry] = []
         self._chars = 0
-        self.entries = [_Entry(line, index, classification.bases[index], classes[index]) for index, line in enumerate(lines)]
+        self.entries = [
+            _Entry(line, index, classification.bases[index], classes[index]) for index, line in enumerate(lines)
+        ]
 
     @property
     def entries(self) -> list[_Entry]:
@@ -181,9 +190,11 @@ class _Plan:
             f'[condensed · level {self.level.name}',
             f'{len(self.lines):,} → {len(self._entries):,} lines, {len(self.original):,} → {self._chars:,} chars',
         ]
-        for fate in ('dropped', 'collapsed'):
-            if any(self.tally[fate].values()):
-                parts.append(f'{fate} {_by_class(self.tally[fate])}')
+        parts.extend(
+            f'{fate} {_by_class(self.tally[fate])}'
+            for fate in ('dropped', 'collapsed')
+            if any(self.tally[fate].values())
+        )
         cut = self.tally['cut']
         total = sum(cut.values())
         if total:
@@ -524,3 +535,102 @@ def unchanged(text: str, level: Level) -> Condensed:
         shortened=0,
     )
     return Condensed(text, report, classification)
+
+
+_NOT_KEPT = {
+    'never': "original not kept (retain='never')",
+    'no_failure': "original not kept (no failure seen, retain='failures')",
+    'store_failed': 'the original could not be stored',
+}
+
+
+def _more_for(record: RetentionRecord, read_tool_name: str) -> str:
+    if record.handle is not None:
+        return 'full original kept. ' + read_instructions(read_tool_name, record.handle)
+    why = _NOT_KEPT.get(record.reason, 'original not kept')
+    return f'{why}: rerun narrowed (a filter, a range, head/tail) for the rest'
+
+
+@dataclass(frozen=True)
+class Condense(ReductionAction):
+    """A `ToolOutputLimits` action: condense text class before position, keeping originals of failures.
+
+    Applies `level` cheapest line class first until the output fits `max_chars`, then cuts by
+    position inside sections, keeping the end where the cause lives (`keep`). The original is kept
+    (scrubbed) in the overflow store according to `retain`, and the marker tells the model how to
+    read it. A tool reports its exit status by returning a `CommandOutput`.
+
+    ```python
+    from observable_harness import ToolOutputLimits
+    from observable_harness.bounded import Condense
+    from observable_harness.tool_output_limits import Band, Truncate
+
+    limits = ToolOutputLimits(
+        per_tool={'run_tests': [Band(over=4_000, action=Condense(level='daily', keep='tail', then=Truncate()))]}
+    )
+    ```
+    """
+
+    name: ClassVar[str] = 'condense'
+
+    level: Level | LevelName = 'daily'
+    """The risk accepted: `production` drops nothing, `daily` drops noise, `long_session` saves the most."""
+
+    keep: Keep = 'auto'
+    """The end a positional cut favours: `tail` for command output (the cause prints last), `head` for
+    reports and headed files; `auto` tells them apart."""
+
+    max_chars: int = 4_000
+    """Characters the model sees, marker included (~1,000 tokens)."""
+
+    max_line_chars: int = 1_000
+    """Longer lines are cut in the middle first: one minified line must not take the whole budget."""
+
+    retain: RetentionPolicy = 'failures'
+    """Keep the original for `never`, only probable `failures`, or `always`: a command's output cannot
+    be paged again, so what condensing removes is otherwise gone."""
+
+    scrubber: Scrubber | None = DEFAULT_SCRUBBER
+    """Scrubs secrets from the retained original before it is written; `None` stores it verbatim."""
+
+    then: ReductionAction | None = None
+    """Used for binary payloads, which cannot be condensed as lines."""
+
+    def __post_init__(self) -> None:
+        _validate(self.max_chars, self.max_line_chars)
+        get_level(self.level)
+        Retention(self.retain)
+
+    async def apply(self, unit: Unit, env: ReductionEnv) -> Reduced:
+        if unit.text is None:
+            raise ActionUnavailable('Condense works on text; this payload is binary')
+        read_tool_name = env.read_tool_name
+        reserve = len(_more_for(RetentionRecord('', '', 'x' * 80, 0, None, 0), read_tool_name))
+        with telemetry.condense_span(unit.tool_name) as record:
+            plan = plan_condense(
+                unit.text,
+                level=self.level,
+                keep=self.keep,
+                max_chars=self.max_chars,
+                max_line_chars=self.max_line_chars,
+                structured=unit.structured,
+                more_reserve=reserve,
+            )
+            if plan is None:
+                report = unchanged(unit.text, get_level(self.level)).report
+                record(report)
+                return Reduced(unit.value, 'unchanged', details=telemetry.condense_details(report))
+            retained = await Retention(self.retain, self.scrubber).keep(
+                unit.text,
+                lambda data: env.store(unit, data),
+                exit_status=reported_exit_status(unit.value),
+                classification=plan.classification,
+                tool_name=unit.tool_name,
+            )
+            text = plan.render(_more_for(retained, read_tool_name))
+            report = plan.report(text)
+            record(report)
+        details = telemetry.condense_details(report)
+        details[names.BOUNDED_RETENTION_POLICY] = retained.policy
+        details[names.BOUNDED_RETENTION_KEPT] = retained.handle is not None
+        return Reduced(text, 'condense', handle=retained.handle, details=details)

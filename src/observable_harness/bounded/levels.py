@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Literal, TypeAlias
 
@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 
-class Fate(str, Enum):
+class Fate(StrEnum):
     """What a level does with the lines of one class when the output does not fit."""
 
     keep = 'keep'
@@ -126,8 +126,7 @@ PRODUCTION = Level(
 )
 DAILY = Level(
     'daily',
-    'Everyday work: noise is dropped and repeats fold; every error, warning, stack frame and result line '
-    'is kept.',
+    'Everyday work: noise is dropped and repeats fold; every error, warning, stack frame and result line is kept.',
     {
         LineClass.error: Fate.keep,
         LineClass.warning: Fate.keep,
@@ -188,8 +187,7 @@ def render_levels_markdown(levels: Mapping[str, Level] = LEVELS) -> str:
     out.append('')
     out.append('Collapse keeps, per class:')
     out.append('')
-    for line_class in RISK_ORDER:
-        out.append(f'- {line_class.value}: {_collapse_words(line_class)}')
+    out.extend(f'- {line_class.value}: {_collapse_words(line_class)}' for line_class in RISK_ORDER)
     for level in levels.values():
         out.append('')
         out.append(f'### `{level.name}`')

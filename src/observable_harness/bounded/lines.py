@@ -21,9 +21,9 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
-from itertools import accumulate
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
+from itertools import accumulate
 
 __all__ = [
     'RISK_ORDER',
@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 
-class LineClass(str, Enum):
+class LineClass(StrEnum):
     """What a line of tool output is. Declared in `RISK_ORDER`: the first is the costliest to lose."""
 
     error = 'error'
@@ -251,7 +251,8 @@ def exit_status_of(line: str) -> int | None:
 
 
 def _has_progress_hint(line: str) -> bool:
-    for hint in _PROGRESS_HINTS:
+    # A plain loop: `any()` over a generator costs twice as much on the hottest path of classifying.
+    for hint in _PROGRESS_HINTS:  # noqa: SIM110
         if hint in line:
             return True
     return False
@@ -302,7 +303,7 @@ def _classify(line: str, alert: bool) -> LineClass:
             return LineClass.warning
         if _WEAK_ERROR.search(line):
             return LineClass.error
-    if (line[0] in _STACK_FIRST_CHARS or ': In ' in line) and _STACK.match(line) or 'note:' in line:
+    if ((line[0] in _STACK_FIRST_CHARS or ': In ' in line) and _STACK.match(line)) or 'note:' in line:
         return LineClass.stack
     if (
         line.lstrip().startswith(_PROGRESS_PREFIXES)

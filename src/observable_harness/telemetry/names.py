@@ -101,7 +101,7 @@ BOUNDED_GUARD_LINES = 'bounded.guard.lines'
 BOUNDED_RETENTION_POLICY = 'bounded.retention.policy'
 BOUNDED_RETENTION_KEPT = 'bounded.retention.kept'
 BOUNDED_RETENTION_REASON = 'bounded.retention.reason'
-"""Why the original was (or was not) kept: `exit_status`, `error_lines`, `always`, `no_failure`, `never`, `store_failed`."""
+"""Why the original was kept (`exit_status`, `error_lines`, `always`) or not (`no_failure`, `never`, `store_failed`)."""
 BOUNDED_SUMMARY_WORDS = 'bounded.summary_words'
 BOUNDED_OFFLOAD_KIND = 'bounded.offload.kind'
 """The detected kind of an offloaded output (`test_run`, `compiler`, `listing`, ...): a fixed vocabulary."""
