@@ -89,6 +89,8 @@ _ALERT_FRAGMENTS = (
     'deprecat',
     'abort',
     'killed',
+    'refused',
+    'timed out',
 )
 
 # Every summary form is anchored at the start of the line, so `match` rejects most lines in a step.
@@ -129,7 +131,7 @@ _WEAK_ERROR = re.compile(
     r'\b(?:segmentation fault|core dumped|undefined reference to|no such file or directory|permission denied|'
     r'command not found|cannot find|could not|couldn\'t|unable to|failed to|non-zero exit|'
     r'returned non-zero|exited with (?:code|status) [1-9]|exit (?:status|code) [1-9]|compilation terminated|'
-    r'aborted|killed)\b',
+    r'aborted|killed|connection refused|timed out)\b',
     re.IGNORECASE,
 )
 # Anchored at the start of the line (used with `match`); gcc's `note:` lines are found by substring.
