@@ -164,7 +164,12 @@ _LINE = st.one_of(
             '=================== FAILURES ===================',
         ]
     ),
-    st.text(alphabet=st.characters(blacklist_categories=('Cs',), blacklist_characters='\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029'), max_size=300),
+    st.text(
+        alphabet=st.characters(
+            blacklist_categories=('Cs',), blacklist_characters='\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029'
+        ),
+        max_size=300,
+    ),
 )
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
 # By module path: `bounded.condense` and `bounded.offload` are also the names of re-exported functions.
 MODULES: tuple[ModuleType, ...] = tuple(
     importlib.import_module(f'observable_harness.bounded{suffix}')

@@ -7,8 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from observable_harness.bounded import DAILY, LEVELS, LONG_SESSION, PRODUCTION, RISK_ORDER, Fate, Level, LineClass
-from observable_harness.bounded import get_level
+from observable_harness.bounded import (
+    DAILY,
+    LEVELS,
+    LONG_SESSION,
+    PRODUCTION,
+    RISK_ORDER,
+    Fate,
+    Level,
+    LineClass,
+    get_level,
+)
 from observable_harness.bounded.levels import render_levels_markdown
 
 DOC = Path(__file__).resolve().parents[2] / 'docs' / 'bounded.md'

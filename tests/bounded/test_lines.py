@@ -93,7 +93,13 @@ def test_repeats_are_lines_shaped_like_the_previous_one() -> None:
 
 
 def test_python_traceback_ends_with_its_exception_line() -> None:
-    lines = ['Traceback (most recent call last):', '  File "a.py", line 1, in f', '    g()', 'custom failure text', 'next']
+    lines = [
+        'Traceback (most recent call last):',
+        '  File "a.py", line 1, in f',
+        '    g()',
+        'custom failure text',
+        'next',
+    ]
     assert classify_lines(lines).classes == [
         LineClass.stack,
         LineClass.stack,

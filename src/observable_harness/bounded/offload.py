@@ -325,7 +325,8 @@ async def _summarize(
         # A failing summarizer costs the summary's quality, never the run or the stored output.
         _log.warning('observable_harness: navigation summarizer failed (%s); using the built-in one', error)
         return built_in, None, 'deterministic_fallback'
-    return built_in, _clip_words(custom, max_words), 'custom'
+    # Two words go to the `Summary:` label and a possible ellipsis: the whole stays within `max_words`.
+    return built_in, _clip_words(custom, max_words - 2), 'custom'
 
 
 async def _offload(
