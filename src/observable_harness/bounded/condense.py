@@ -152,6 +152,8 @@ class _Plan:
         self.tally: dict[str, dict[LineClass, int]] = {fate: {} for fate in _FATES}
         self.tally['kept'] = dict(classification.counts())
         self.headers = {index for index, line in enumerate(lines) if is_section_header(line)}
+        # A step for a class no line has is skipped: repeats count as their own class and as their base's.
+        self.present = set(classification.bases) | set(classification.classes)
         self._entries: list[_Entry] = []
         self._chars = 0
         self.entries = [
@@ -185,7 +187,8 @@ class _Plan:
             shortened=self.shortened,
         )
 
-    def marker(self, more: str) -> str:
+    def marker(self, more: str, *, cut: Mapping[LineClass, int] | None = None, gaps: int | None = None) -> str:
+        """The marker line; `cut` and `gaps` override the current counts (to size a worst case)."""
         parts = [
             f'[condensed · level {self.level.name}',
             f'{len(self.lines):,} → {len(self._entries):,} lines, {len(self.original):,} → {self._chars:,} chars',
@@ -195,12 +198,13 @@ class _Plan:
             for fate in ('dropped', 'collapsed')
             if any(self.tally[fate].values())
         )
-        cut = self.tally['cut']
+        cut = self.tally['cut'] if cut is None else cut
+        gaps = self.gaps if gaps is None else gaps
         total = sum(cut.values())
         if total:
             parts.append(
                 f'cut by position (kept the {self.keep}) {_plural(total, "line")} in '
-                f'{_plural(self.gaps, "place")}: {_by_class(cut)}'
+                f'{_plural(gaps, "place")}: {_by_class(cut)}'
             )
         if self.shortened:
             parts.append(f'{_plural(self.shortened, "long line")} cut in the middle')
@@ -233,7 +237,7 @@ class _Plan:
 
     def apply_class(self, line_class: LineClass) -> None:
         fate = self.level.fate(line_class)
-        if fate is Fate.keep or not any(self._belongs(entry, line_class) for entry in self._entries):
+        if fate is Fate.keep or line_class not in self.present:
             return
         if fate is Fate.drop:
             self._drop(line_class)
@@ -307,33 +311,41 @@ class _Plan:
     def cut_by_position(self, more: str) -> None:
         entries = self._entries
         pinned = [self._pinned(entry) for entry in entries]
-        budget = self.max_chars - len(self.marker(more)) - 1
         pinned_chars = sum(len(entry.text) + 1 for entry, pin in zip(entries, pinned, strict=True) if pin)
+        budget = self.max_chars - len(self._worst_marker(more, entries, pinned)) - 1
         if pinned_chars > budget:
             # Errors and results alone overflow: they too are cut by position, the chosen end first.
             pinned = [False] * len(entries)
             pinned_chars = 0
+            budget = self.max_chars - len(self._worst_marker(more, entries, pinned)) - 1
+        # The marker is sized for the worst case up front, so only the inline gap marks can overflow
+        # a layout; each retry takes their cost out of the space left for loose lines.
         available = budget - pinned_chars
-        cut: list[_Entry] = []
+        layout, cut, gaps = self._layout(entries, pinned, max(available, 0))
         for _ in range(_MAX_LAYOUT_ATTEMPTS):
-            self.entries, cut, self.gaps = self._layout(entries, pinned, max(available, 0))
-            for entry in cut:
-                self._set_fate(entry, 'cut')
-            overflow = self._chars + len(self.marker(more)) + 1 - self.max_chars
-            if overflow <= 0:
-                return
-            for entry in cut:
-                self._set_fate(entry, 'collapsed' if entry.members is not None else 'kept')
-            if available <= 0:
-                if not any(pinned):
-                    break
-                pinned = [False] * len(entries)
-                available = self.max_chars - len(self.marker(more)) - 1
-                continue
-            available -= overflow + 8
-        # The last layout stands; `render` enforces the bound on whatever is left over.
+            overflow = _chars_of(layout) - budget
+            if overflow <= 0 or available <= 0:
+                break
+            available -= overflow
+            layout, cut, gaps = self._layout(entries, pinned, max(available, 0))
+        self.entries = layout
+        self.gaps = gaps
         for entry in cut:
             self._set_fate(entry, 'cut')
+        # Anything still over (pinned lines and marks alone) is cut by `render`, which keeps the bound.
+
+    def _worst_marker(self, more: str, entries: Sequence[_Entry], pinned: Sequence[bool]) -> str:
+        """The longest marker any layout of `entries` can need: every loose line cut, each in its own place."""
+        classes = self.classification.classes
+        worst: dict[LineClass, int] = {}
+        places = 0
+        for entry, pin in zip(entries, pinned, strict=True):
+            if pin:
+                continue
+            places += 1
+            for index in entry.members if entry.members is not None else (entry.index,):
+                worst[classes[index]] = worst.get(classes[index], 0) + 1
+        return self.marker(more, cut=worst, gaps=places)
 
     def _pinned(self, entry: _Entry) -> bool:
         return entry.members is None and (entry.run in _PINNED or entry.index in self.headers)
@@ -394,6 +406,10 @@ def _nonzero(counts: Mapping[LineClass, int]) -> dict[LineClass, int]:
 
 def _plural(count: int, noun: str) -> str:
     return f'{count:,} {noun}' if count == 1 else f'{count:,} {noun}s'
+
+
+def _chars_of(entries: Sequence[_Entry]) -> int:
+    return sum(len(entry.text) for entry in entries) + max(len(entries) - 1, 0)
 
 
 def _take(entries: Sequence[_Entry], positions: Sequence[int], budget: float) -> int:

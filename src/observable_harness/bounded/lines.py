@@ -91,6 +91,8 @@ _ALERT_FRAGMENTS = (
     'killed',
     'refused',
     'timed out',
+    'return code',
+    'returncode',
 )
 
 # Every summary form is anchored at the start of the line, so `match` rejects most lines in a step.
@@ -292,7 +294,7 @@ def classify_line(line: str) -> LineClass:
 def _classify(line: str, alert: bool) -> LineClass:
     if not line or line.isspace():
         return LineClass.blank
-    if _SUMMARY.match(line) or _EXIT_STATUS.match(line):
+    if _SUMMARY.match(line) or (alert and _EXIT_STATUS.match(line)):
         return LineClass.summary
     if line.startswith('E  '):
         # pytest's explanation lines: the assertion, the compared values, the exception.
