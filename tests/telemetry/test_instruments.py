@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from observable_harness.telemetry import instruments, names
 from tests.otel import OTelHarness
 
@@ -54,3 +56,12 @@ def test_catalog_names_are_unique_and_exposed_names_follow_prometheus_rules() ->
         assert spec.exposed.startswith(spec.name.replace('.', '_'))
         if spec.kind == 'counter':
             assert spec.exposed.endswith('_total')
+
+
+def test_one_recorder_per_instrument_name() -> None:
+    again = instruments.Counter(_TEST_COUNTER.spec)
+    assert again is _TEST_COUNTER
+    with pytest.raises(ValueError, match='already registered'):
+        instruments.Histogram(
+            names.MetricSpec('test.instruments.counter', 'histogram', '{x}', 'test', ('tool',), 'unused', (1.0,))
+        )

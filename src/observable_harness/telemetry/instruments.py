@@ -80,9 +80,11 @@ class _Instruments:
         self._counters: list[Counter] = []
         self._gauges: list[Gauge] = []
         self._histograms: list[Histogram] = []
+        self.by_name: dict[str, Counter | Gauge | Histogram] = {}
 
     def add(self, instrument: Counter | Gauge | Histogram) -> None:
         with self._lock:
+            self.by_name[instrument.spec.name] = instrument
             if isinstance(instrument, Counter):
                 self._counters.append(instrument)
             elif isinstance(instrument, Gauge):
@@ -135,7 +137,19 @@ class Counter:
 
     __slots__ = ('_lock', '_values', 'spec')
 
+    def __new__(cls, spec: MetricSpec) -> Counter:
+        # One recorder per instrument name, whoever asks: two observable instruments of one name
+        # would make the SDK drop one of them, and with it half the data.
+        existing = _INSTRUMENTS.by_name.get(spec.name)
+        if existing is not None:
+            if not isinstance(existing, cls) or existing.spec != spec:
+                raise ValueError(f'instrument {spec.name!r} is already registered as {existing.spec!r}')
+            return existing
+        return super().__new__(cls)
+
     def __init__(self, spec: MetricSpec) -> None:
+        if _INSTRUMENTS.by_name.get(spec.name) is self:
+            return
         assert spec.kind == 'counter', spec
         self.spec = spec
         self._lock = threading.Lock()
@@ -152,6 +166,11 @@ class Counter:
         """The cumulative value of one series (0 when it has never been recorded)."""
         with self._lock:
             return self._values.get(label_values, 0)
+
+    def total(self) -> float:
+        """The cumulative value summed over every series."""
+        with self._lock:
+            return sum(self._values.values())
 
     def bind(self, meter: Meter) -> None:
         meter.create_observable_counter(
@@ -175,7 +194,19 @@ class Gauge:
 
     __slots__ = ('_lock', '_values', 'spec')
 
+    def __new__(cls, spec: MetricSpec) -> Gauge:
+        # One recorder per instrument name, whoever asks: two observable instruments of one name
+        # would make the SDK drop one of them, and with it half the data.
+        existing = _INSTRUMENTS.by_name.get(spec.name)
+        if existing is not None:
+            if not isinstance(existing, cls) or existing.spec != spec:
+                raise ValueError(f'instrument {spec.name!r} is already registered as {existing.spec!r}')
+            return existing
+        return super().__new__(cls)
+
     def __init__(self, spec: MetricSpec) -> None:
+        if _INSTRUMENTS.by_name.get(spec.name) is self:
+            return
         assert spec.kind == 'gauge', spec
         self.spec = spec
         self._lock = threading.Lock()
@@ -206,7 +237,19 @@ class Histogram:
 
     __slots__ = ('_instrument', '_lock', '_pending', 'spec')
 
+    def __new__(cls, spec: MetricSpec) -> Histogram:
+        # One recorder per instrument name, whoever asks: two observable instruments of one name
+        # would make the SDK drop one of them, and with it half the data.
+        existing = _INSTRUMENTS.by_name.get(spec.name)
+        if existing is not None:
+            if not isinstance(existing, cls) or existing.spec != spec:
+                raise ValueError(f'instrument {spec.name!r} is already registered as {existing.spec!r}')
+            return existing
+        return super().__new__(cls)
+
     def __init__(self, spec: MetricSpec) -> None:
+        if _INSTRUMENTS.by_name.get(spec.name) is self:
+            return
         assert spec.kind == 'histogram', spec
         self.spec = spec
         self._lock = threading.Lock()

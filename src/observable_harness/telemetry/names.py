@@ -245,7 +245,8 @@ PRUNED_BYTES = _counter(
     'By',
     'Bytes freed by age pruning.',
     ('store',),
-    'tool_output_store_pruned_bytes_bytes_total',
+    # The exposition appends the unit suffix only when the name does not already end with it.
+    'tool_output_store_pruned_bytes_total',
 )
 PRUNE_FAILURES = _counter(
     'tool_output.store.prune_failures',

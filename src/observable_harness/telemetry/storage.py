@@ -49,13 +49,15 @@ _HANDLE_ATTRIBUTE_MAX = 256
 _PRINTABLE_HANDLE = re.compile(r'[A-Za-z0-9._~/-]+')
 
 
-def handle_attribute(handle: str) -> str:
+def handle_attribute(handle: str, *, found: bool) -> str:
     """The value to record under `tool_output.handle` for a handle a model sent.
 
-    A real handle is a short key of a safe charset and is recorded as is. Anything else (a 10 KB
-    forgery, text pasted from a payload) is model-supplied text, so only its hash is recorded.
+    A handle the store found is a real pointer and is recorded as is (if it is short and of a safe
+    charset, as every handle this library makes is). Anything else (a forgery, a typo, text pasted
+    from a payload) is model-supplied text, so only its hash is recorded: `content_hash(handle)` of
+    a suspected handle finds it.
     """
-    if len(handle) <= _HANDLE_ATTRIBUTE_MAX and _PRINTABLE_HANDLE.fullmatch(handle):
+    if found and len(handle) <= _HANDLE_ATTRIBUTE_MAX and _PRINTABLE_HANDLE.fullmatch(handle):
         return handle
     return content_hash(handle)
 

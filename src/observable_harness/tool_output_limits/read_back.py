@@ -141,7 +141,13 @@ class _Grid:
         if self.final_newline:
             lines.pop()
         self.lines = lines
-        self.starts = list(accumulate((max(1, -(-len(line) // width)) for line in lines), initial=0))
+        lengths = list(map(len, lines))
+        self.starts: Sequence[int]
+        if not lengths or max(lengths) <= width:
+            # The usual case, one row per line: a range indexes and bisects like the list, for free.
+            self.starts = range(len(lines) + 1)
+        else:
+            self.starts = list(accumulate((-(-length // width) or 1 for length in lengths), initial=0))
 
     @property
     def total(self) -> int:
@@ -307,7 +313,8 @@ def render_page(
     if pattern:
         start = page.selected - page.offset - len(page.rows) if page.from_end else page.offset
         header = (
-            f'[{handle!r}: {page.selected:,} rows in {page.matched_lines:,} of {page.total_lines:,} lines contain '
+            f'[{handle!r}: {_n(page.selected, "row")} in {page.matched_lines:,} of {_n(page.total_lines, "line")} '
+            f'{"contains" if page.selected == 1 else "contain"} '
             f'{pattern!r}; showing matches {start + 1:,}–{start + len(page.rows):,}, numbered by their row offset '
             f'among all {page.total_rows:,} rows ({size}){note}]'
         )
@@ -325,6 +332,8 @@ def render_page(
         verb = 'read further back' if page.from_end else 'continue'
         cap = f'cut at {MAX_OUTPUT_CHARS:,} characters; ' if page.capped else ''
         footer = f'[{cap}{more}: call {call(page.next_offset)} to {verb}]'
+    elif not pattern and page.from_end and first == 0 and last != page.total_rows - 1:
+        footer = '[start of output]'
     elif not pattern and last == page.total_rows - 1:
         footer = '[end of output]' if page.final_newline else '[end of output; it has no final newline]'
     return '\n'.join([header, *body, *([footer] if footer else [])])
@@ -436,7 +445,8 @@ async def read_stored(
         text = f'[{read_tool_name}: the read failed unexpectedly ({type(error).__name__}). Try a smaller limit.]'
         outcome = 'miss'
     try:
-        attribute = handle_attribute(handle) if isinstance(handle, str) else ''  # pyright: ignore[reportUnnecessaryIsInstance]
+        found = outcome == 'hit'
+        attribute = handle_attribute(handle, found=found) if isinstance(handle, str) else ''  # pyright: ignore[reportUnnecessaryIsInstance]
         record_read(
             ReadRecord(attribute, offset, effective_limit, from_end, len(pattern or ''), rows, outcome),
             start_ns,

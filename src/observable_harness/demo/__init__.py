@@ -1,0 +1,224 @@
+"""`observable-harness demo`: agent sessions over realistic tool traffic, and what the capabilities did."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from opentelemetry import trace
+from opentelemetry.context import Context
+from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, TracerProvider
+from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..telemetry import names
+from ..telemetry.tool_output import RESEND_TOKENS_AVOIDED
+from ..tool_output_limits.payload import compact_json
+from ..tool_output_limits.read_back import READ_TOOL_NAME
+from .workload import Session, build_sessions, default_store, run_session
+
+__all__ = ['DemoOptions', 'run_demo']
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    serve: bool = False
+    """Keep the metrics endpoint up after the workload, until interrupted."""
+    metrics_port: int | None = 9464
+    """Port of the embedded Prometheus endpoint; 0 picks a free one; None turns it off."""
+    model: str | None = None
+    """A real model (`provider:name`) instead of the scripted one."""
+    progress: bool = True
+    logfire: bool = False
+    otlp_endpoint: str | None = None
+
+
+class _Collector(SpanProcessor):
+    """Keeps this library's finished spans (attributes only: sizes, names, handles) for the report."""
+
+    def __init__(self) -> None:
+        self.spans: list[ReadableSpan] = []
+        self._lock = threading.Lock()
+
+    def on_start(self, span: Span, parent_context: Context | None = None) -> None:
+        return None
+
+    def on_end(self, span: ReadableSpan) -> None:
+        if span.instrumentation_scope is not None and span.instrumentation_scope.name == names.INSTRUMENTATION_SCOPE:
+            with self._lock:
+                self.spans.append(span)
+
+    def by_name(self, name: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return [dict(s.attributes or {}) for s in self.spans if s.name == name]
+
+
+@dataclass
+class Row:
+    session: str
+    tool: str
+    size: int
+    action: str
+    outcome: str
+    chain: str
+    saved: int
+    handle: str
+
+
+@dataclass
+class Report:
+    rows: list[Row] = field(default_factory=list[Row])
+    reads: dict[str, int] = field(default_factory=dict[str, int])
+    resend_tokens: int = 0
+
+    def add_session(self, session: Session, messages: Sequence[ModelMessage], reduces: list[dict[str, Any]]) -> None:
+        by_call = {(r.get(names.GEN_AI_TOOL_CALL_ID), r.get(names.TOOL_OUTPUT_UNIT)): r for r in reduces}
+        for message in messages:
+            if not isinstance(message, ModelRequest):
+                continue
+            for part in message.parts:
+                if (
+                    not isinstance(part, ToolReturnPart)
+                    or part.outcome == 'retried'
+                    or part.tool_name == READ_TOOL_NAME
+                ):
+                    continue
+                reduced = by_call.get((part.tool_call_id, 'return_value'))
+                if reduced is None:
+                    content = part.content
+                    size = len(content) if isinstance(content, str) else len(compact_json(content))
+                    self.rows.append(Row(session.name, part.tool_name, size, 'passthrough', 'unchanged', '', 0, ''))
+                    continue
+                self.rows.append(
+                    Row(
+                        session.name,
+                        part.tool_name,
+                        int(reduced[names.TOOL_OUTPUT_SIZE]),
+                        str(reduced[names.TOOL_OUTPUT_ACTION]),
+                        str(reduced[names.TOOL_OUTPUT_OUTCOME]),
+                        str(reduced[names.TOOL_OUTPUT_FALLBACK_CHAIN]) if reduced[names.TOOL_OUTPUT_FALLBACK] else '',
+                        int(reduced[names.TOOL_OUTPUT_BYTES_SAVED]),
+                        str(reduced.get(names.TOOL_OUTPUT_HANDLE, '')),
+                    )
+                )
+
+    def render(self, console: Console) -> None:
+        table = Table(title='What the capabilities did with each tool return', title_justify='left')
+        for column, justify in (
+            ('session', 'left'),
+            ('tool', 'left'),
+            ('size (chars)', 'right'),
+            ('action', 'left'),
+            ('outcome', 'left'),
+            ('fallback', 'left'),
+            ('bytes saved', 'right'),
+        ):
+            table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        for row in self.rows:
+            table.add_row(
+                row.session,
+                row.tool,
+                f'{row.size:,}',
+                row.action,
+                row.outcome,
+                f'[yellow]{row.chain}[/]' if row.chain else '',
+                f'{row.saved:,}' if row.saved else '',
+            )
+        saved = sum(row.saved for row in self.rows)
+        table.add_section()
+        table.add_row(
+            'total', f'{len(self.rows)} returns', f'{sum(r.size for r in self.rows):,}', '', '', '', f'{saved:,}'
+        )
+        console.print(table)
+        fallbacks = [row for row in self.rows if row.chain]
+        reduced = [row for row in self.rows if row.action != 'passthrough']
+        console.print(
+            f'Reduced {len(reduced)} of {len(self.rows)} returns, keeping {saved:,} bytes (~{saved // 4:,} tokens) '
+            f'out of the context window; later requests of the same runs were spared ~{self.resend_tokens:,} more '
+            'tokens of re-sent output.'
+        )
+        if fallbacks:
+            console.print(
+                f'[yellow]{len(fallbacks)} fell back[/]: '
+                + '; '.join(f'{row.tool} ({row.chain})' for row in fallbacks)
+                + ' — the run went on each time.'
+            )
+        if self.reads:
+            console.print(
+                'Read-backs: ' + ', '.join(f'{count} {outcome}' for outcome, count in sorted(self.reads.items()))
+            )
+
+
+async def _run_sessions(options: DemoOptions, console: Console, collector: _Collector) -> Report:
+    sessions = build_sessions(default_store())
+    report = Report()
+    total = sum(len(session.script) + 1 for session in sessions)
+    resend_before = RESEND_TOKENS_AVOIDED.total()
+    with Progress(
+        TextColumn('[bold]{task.description}'),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not options.progress,
+        transient=True,
+    ) as progress:
+        task = progress.add_task('demo', total=total)
+        for session in sessions:
+            progress.update(task, description=session.name)
+            before = len(collector.by_name(names.SPAN_REDUCE))
+            messages = await run_session(session, model=options.model, on_step=lambda: progress.advance(task))
+            reduces = collector.by_name(names.SPAN_REDUCE)[before:]
+            report.add_session(session, messages, reduces)
+    for read in collector.by_name(names.SPAN_READ):
+        outcome = str(read.get(names.TOOL_OUTPUT_READ_OUTCOME, 'unknown'))
+        report.reads[outcome] = report.reads.get(outcome, 0) + 1
+    report.resend_tokens = int(RESEND_TOKENS_AVOIDED.total() - resend_before)
+    return report
+
+
+def run_demo(options: DemoOptions, console: Console | None = None) -> int:
+    """Run the demo workload, print what was saved and what fell back, and say where to look."""
+    from ..telemetry.setup import configure
+
+    # Piped output (CI logs, `tee`) gets a width that fits the table rather than the 80-column default.
+    console = console or Console(width=None if Console().is_terminal else 120)
+    telemetry = configure(
+        metrics_port=options.metrics_port,
+        logfire=options.logfire,
+        otlp_endpoint=options.otlp_endpoint,
+        service_name='observable-harness-demo',
+    )
+    collector = _Collector()
+    provider = trace.get_tracer_provider()
+    if isinstance(provider, TracerProvider):
+        provider.add_span_processor(collector)
+    report = asyncio.run(_run_sessions(options, console, collector))
+    report.render(console)
+    console.print(telemetry.summary())
+    telemetry.flush()
+    if options.serve and telemetry.metrics_url:
+        # A plain, flushed line: the end-to-end tests (and scripts) wait for it on a pipe.
+        print(f'READY metrics={telemetry.metrics_url}', flush=True)
+        _wait_for_interrupt()
+    elif telemetry.metrics_url:
+        console.print('Run `observable-harness demo --serve` to keep the endpoint up for Prometheus to scrape.')
+    telemetry.shutdown()
+    return 0
+
+
+def _wait_for_interrupt() -> None:
+    stop = threading.Event()
+
+    def handler(signum: int, frame: object) -> None:
+        stop.set()
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, handler)
+    stop.wait()

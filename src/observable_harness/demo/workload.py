@@ -1,0 +1,248 @@
+"""The demo workload: scripted agent sessions over realistic tool traffic, with the capabilities on.
+
+Each session is a real `Agent` run. Without `--model` a `FunctionModel` plays a fixed script (no API
+key); with `--model` the same tools and task go to a real model, which decides for itself.
+"""
+
+from __future__ import annotations
+
+import errno
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic_ai import Agent
+from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
+from pydantic_ai.models import Model
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.usage import RequestUsage
+
+from ..tool_output_limits import (
+    Band,
+    LocalFileStore,
+    OverflowStore,
+    Spill,
+    Summarize,
+    ToolOutputLimits,
+    Truncate,
+    TruncationStrategy,
+    json_lines,
+)
+from . import traffic
+
+__all__ = ['Session', 'build_sessions', 'run_session']
+
+ArgsFactory = Callable[[list[ModelMessage]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    tool: str
+    args: dict[str, Any] | ArgsFactory = field(default_factory=dict[str, Any])
+
+
+@dataclass
+class Session:
+    """One agent run of the demo: its task, its capabilities, its tools and its script."""
+
+    name: str
+    task: str
+    capabilities: Sequence[AbstractCapability[Any]]
+    tools: dict[str, Callable[..., Any]]
+    script: list[list[PlannedCall]]
+    """Per model request, the tool calls the scripted model makes; after the last, it answers in text."""
+    summary_text: str = 'Summary: the document describes the checkout service API; 14 endpoints, 3 deprecated.'
+
+
+class FullDiskStore:
+    """A store whose disk is full: every write fails with ENOSPC, as a real one would (simulated)."""
+
+    async def write(self, key: str, data: bytes) -> str:
+        raise OSError(errno.ENOSPC, 'No space left on device (simulated by the demo)')
+
+    async def read(self, handle: str) -> bytes:
+        raise OSError(errno.EIO, 'the simulated full disk holds nothing')
+
+
+_HANDLE = re.compile(r"handle='([^']+)'")
+
+
+def latest_handle(tool: str) -> ArgsFactory:
+    """Arguments reading back the handle in the most recent stand-in of `tool`."""
+
+    def factory(messages: list[ModelMessage]) -> dict[str, Any]:
+        for message in reversed(messages):
+            if not isinstance(message, ModelRequest):
+                continue
+            for part in message.parts:
+                if isinstance(part, ToolReturnPart) and part.tool_name == tool:
+                    match = _HANDLE.search(str(part.content))
+                    if match:
+                        return {'handle': match.group(1)}
+        return {'handle': 'missing'}
+
+    return factory
+
+
+def with_args(factory: ArgsFactory, **extra: Any) -> ArgsFactory:
+    return lambda messages: {**factory(messages), **extra}
+
+
+def _first_prompt(messages: list[ModelMessage]) -> str:
+    first = messages[0] if messages else None
+    if not isinstance(first, ModelRequest):
+        return ''
+    return ' '.join(str(part.content) for part in first.parts if isinstance(part, UserPromptPart))
+
+
+def scripted_model(session: Session, on_step: Callable[[], None]) -> FunctionModel:
+    """A model that plays `session.script`; summary requests (nested) get `session.summary_text`."""
+
+    def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        prompt = _first_prompt(messages)
+        if '<output>' in prompt:  # a Summarize request made on the run's own model
+            return ModelResponse(
+                parts=[TextPart(session.summary_text)],
+                usage=RequestUsage(input_tokens=len(prompt) // 4, output_tokens=len(session.summary_text) // 4),
+            )
+        step = sum(isinstance(message, ModelResponse) for message in messages)
+        on_step()
+        input_tokens = sum(len(str(getattr(p, 'content', ''))) for m in messages for p in m.parts) // 4
+        usage = RequestUsage(input_tokens=input_tokens, output_tokens=20)
+        if step >= len(session.script):
+            return ModelResponse(parts=[TextPart(f'{session.name}: done.')], usage=usage)
+        calls: list[ToolCallPart] = []
+        for index, planned in enumerate(session.script[step]):
+            args = planned.args(messages) if callable(planned.args) else planned.args
+            calls.append(ToolCallPart(planned.tool, args, tool_call_id=f'{session.name}-{step}-{index}'))
+        return ModelResponse(parts=list(calls), usage=usage)
+
+    return FunctionModel(respond, model_name=f'scripted-{session.name}')
+
+
+def build_sessions(store: OverflowStore) -> list[Session]:
+    """The demo's sessions, sharing one overflow store (as agents of one user do)."""
+    test_log = traffic.pytest_log()
+    inventory = traffic.file_inventory()
+    source = traffic.source_file()
+    service_log = traffic.service_log()
+
+    def run_tests() -> str:
+        """Run the project's test suite and return pytest's verbose output."""
+        return test_log
+
+    def service_status() -> dict[str, Any]:
+        """Current status of the checkout service."""
+        return traffic.service_status()
+
+    def list_files(prefix: str = '') -> list[dict[str, Any]]:
+        """List files (path, size, suffix, mtime) under a prefix."""
+        return [record for record in inventory if record['path'].startswith(prefix)]
+
+    def read_source(path: str) -> str:
+        """Read a source file."""
+        return source
+
+    def fetch_logs(service: str) -> str:
+        """Fetch the last hour of a service's log."""
+        return service_log
+
+    def fetch_docs(topic: str) -> str:
+        """Fetch the reference documentation of an API topic."""
+        return source[: len(source) // 2]
+
+    def fetch_changelog(version: str) -> str:
+        """Fetch a release's changelog."""
+        return source[len(source) // 2 :]
+
+    triage = Session(
+        name='ci-triage',
+        task='The CI run failed. Find which tests fail and why, and check the service is healthy.',
+        capabilities=[
+            ToolOutputLimits(
+                store=store,
+                serializer=json_lines,
+                per_tool={'read_source': [Band(over=8_000, action=Truncate(strategy=TruncationStrategy.head))]},
+            )
+        ],
+        tools={
+            'run_tests': run_tests,
+            'service_status': service_status,
+            'list_files': list_files,
+            'read_source': read_source,
+        },
+        script=[
+            [PlannedCall('run_tests'), PlannedCall('service_status')],
+            [PlannedCall('read_tool_result', with_args(latest_handle('run_tests'), pattern='FAILED'))],
+            [PlannedCall('read_tool_result', with_args(latest_handle('run_tests'), from_end=True, limit=20))],
+            [PlannedCall('list_files', {'prefix': ''})],
+            [PlannedCall('read_tool_result', with_args(latest_handle('list_files'), pattern='"suffix":".pem"'))],
+            [PlannedCall('read_source', {'path': 'asyncio/base_events.py'})],
+            [PlannedCall('read_tool_result', {'handle': '../../../etc/passwd'})],
+            [PlannedCall('read_tool_result', {'handle': 'ci-triage/no-such-call.0'})],
+        ],
+    )
+    incident = Session(
+        name='incident',
+        task='Payments are failing. Read the payments log and find the error.',
+        capabilities=[ToolOutputLimits(store=FullDiskStore())],
+        tools={'fetch_logs': fetch_logs, 'service_status': service_status},
+        script=[
+            [PlannedCall('fetch_logs', {'service': 'payments'})],
+            [PlannedCall('service_status')],
+        ],
+    )
+
+    def broken_summarizer(tool_name: str, text: str) -> str:
+        raise ConnectionError('summarizer endpoint unreachable (simulated by the demo)')
+
+    docs = Session(
+        name='docs',
+        task='Summarize what changed in the checkout API and what its reference says.',
+        capabilities=[
+            ToolOutputLimits(
+                store=store,
+                bands=[Band(over=100_000, action=Spill()), Band(over=10_000, action=Summarize(then=Spill()))],
+                per_tool={
+                    'fetch_changelog': [
+                        Band(over=10_000, action=Summarize(summarize=broken_summarizer, then=Truncate()))
+                    ]
+                },
+            )
+        ],
+        tools={'fetch_docs': fetch_docs, 'fetch_changelog': fetch_changelog},
+        script=[
+            [PlannedCall('fetch_docs', {'topic': 'checkout'})],
+            [PlannedCall('fetch_changelog', {'version': '2026.11'})],
+        ],
+    )
+    return [triage, incident, docs]
+
+
+def default_store() -> LocalFileStore:
+    return LocalFileStore()
+
+
+async def run_session(
+    session: Session,
+    *,
+    model: Model | str | None,
+    on_step: Callable[[], None],
+) -> list[ModelMessage]:
+    """Run one session and return its message history (what persisted after the reductions)."""
+    agent_model: Model | str = model if model is not None else scripted_model(session, on_step)
+    agent = Agent(agent_model, capabilities=list(session.capabilities), name=session.name)
+    for name, func in session.tools.items():
+        agent.tool_plain(name=name)(func)
+    result = await agent.run(session.task)
+    return result.all_messages()

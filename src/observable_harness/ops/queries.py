@@ -1,0 +1,61 @@
+"""PromQL over the catalog's exposed series names, shared by the dashboards and the alert rules.
+
+Every expression is built from `telemetry.names`, so a renamed metric changes the dashboards, the
+alerts and the tests together, and an expression used by a panel and an alert is written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..telemetry import names
+from ..telemetry.names import MetricSpec
+
+__all__ = [
+    'TOOL',
+    'fallback_rate',
+    'increase',
+    'quantile',
+    'rate',
+    'ratio',
+    'series',
+]
+
+TOOL = 'tool=~"$tool"'
+"""Grafana's tool selector; the dashboards' `tool` variable is multi-valued with `.*` for All."""
+
+
+def series(spec: MetricSpec, *matchers: str, suffix: str = '') -> str:
+    """`exposed_name{matcher, ...}`; `suffix` picks a histogram's `_bucket`, `_sum` or `_count`."""
+    selector = '{' + ', '.join(matchers) + '}' if matchers else ''
+    return f'{spec.exposed}{suffix}{selector}'
+
+
+def _sum(inner: str, by: Sequence[str]) -> str:
+    return f'sum by ({", ".join(by)}) ({inner})' if by else f'sum({inner})'
+
+
+def rate(spec: MetricSpec, window: str, *matchers: str, by: Sequence[str] = (), suffix: str = '') -> str:
+    return _sum(f'rate({series(spec, *matchers, suffix=suffix)}[{window}])', by)
+
+
+def increase(spec: MetricSpec, window: str, *matchers: str, by: Sequence[str] = (), suffix: str = '') -> str:
+    return _sum(f'increase({series(spec, *matchers, suffix=suffix)}[{window}])', by)
+
+
+def ratio(part: str, whole: str) -> str:
+    """`part / whole`, with a missing part read as 0 so a healthy series shows 0 rather than nothing."""
+    return f'({part} or 0 * {whole}) / {whole}'
+
+
+def fallback_rate(window: str, *matchers: str, by: Sequence[str] = ('tool',)) -> str:
+    """Share of reductions (decisions other than passthrough) whose chosen action fell back to `then`."""
+    fell_back = rate(names.DECISIONS, window, 'fallback="true"', *matchers, by=by)
+    reduced = rate(names.DECISIONS, window, 'action!="passthrough"', *matchers, by=by)
+    return ratio(fell_back, reduced)
+
+
+def quantile(q: float, spec: MetricSpec, window: str, *matchers: str, by: Sequence[str] = ()) -> str:
+    """The `q` quantile of a histogram over `window`, estimated from its buckets by Prometheus."""
+    buckets = rate(spec, window, *matchers, by=('le', *by), suffix='_bucket')
+    return f'histogram_quantile({q}, {buckets})'

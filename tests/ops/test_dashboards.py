@@ -1,0 +1,223 @@
+"""The shipped dashboards and alert rules: generated from the catalog, schema-valid, parseable by real
+Prometheus tooling, naming only exposed metrics, and covering every panel and alert the issue asks for."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from observable_harness.ops import alerts, dashboards
+from observable_harness.ops.dashboards import evaluable, panel_queries
+from tests.e2e.prometheus import PROMTOOL, REPO_ROOT
+from tests.ops.grafana_model import Dashboard, Panel, RowPanel
+from tests.ops.promql import promtool_check_expressions, selectors, unknown_names
+
+DASHBOARD_DIR = REPO_ROOT / 'dashboards'
+GRAFANA_BUILTINS = {'__rate_interval', '__range', '__interval', '__all'}
+
+requires_promtool = pytest.mark.skipif(PROMTOOL is None, reason='promtool missing: .ci/run installs Debian prometheus')
+
+
+def load(name: str) -> dict[str, Any]:
+    return json.loads((DASHBOARD_DIR / name).read_text(encoding='utf-8'))
+
+
+def all_dashboards() -> list[dict[str, Any]]:
+    return [load(name) for name in dashboards.DASHBOARDS]
+
+
+def all_expressions() -> dict[str, str]:
+    exprs = {f'{q.dashboard} / {q.panel} / {q.ref}': q.expr for board in all_dashboards() for q in panel_queries(board)}
+    exprs.update({f'alert {alert.name}': alert.expr for alert in alerts.ALERTS})
+    return exprs
+
+
+def test_committed_files_are_exactly_what_the_generator_writes() -> None:
+    for name, content in dashboards.render().items():
+        path = DASHBOARD_DIR / name
+        assert path.is_file(), f'{path} is missing: run `make dashboards`'
+        assert path.read_text(encoding='utf-8') == content, f'{path} is stale: run `make dashboards`'
+
+
+def test_the_generator_writes_into_any_directory(tmp_path: Path) -> None:
+    assert dashboards.main([str(tmp_path / 'out')]) == 0
+    written = sorted(p.name for p in (tmp_path / 'out').iterdir())
+    assert written == sorted(['alerts.rules.yml', *dashboards.DASHBOARDS])
+
+
+@pytest.mark.parametrize('name', list(dashboards.DASHBOARDS))
+def test_dashboard_follows_the_grafana_json_model(name: str) -> None:
+    raw = load(name)
+    board = Dashboard.model_validate(raw)
+
+    # A Prometheus data source variable, and every panel and query bound to it.
+    [datasource] = [v for v in board.templating.list if v.type == 'datasource']
+    assert (datasource.name, datasource.query) == ('datasource', 'prometheus')
+    flat: list[Panel | RowPanel] = []
+    for panel in board.panels:
+        flat.append(panel)
+        if isinstance(panel, RowPanel):
+            flat.extend(panel.panels)
+    for panel in flat:
+        if isinstance(panel, Panel):
+            assert panel.datasource.uid == '${datasource}', panel.title
+            assert all(t.datasource.uid == '${datasource}' for t in panel.targets), panel.title
+            ref_ids = [t.refId for t in panel.targets]
+            assert len(ref_ids) == len(set(ref_ids)), panel.title
+
+    ids = [panel.id for panel in flat]
+    assert len(ids) == len(set(ids)), 'panel ids must be unique'
+
+    # Nothing overlaps on the grid.
+    for a, b in combinations(flat, 2):
+        pa, pb = a.gridPos, b.gridPos
+        overlap = pa.x < pb.x + pb.w and pb.x < pa.x + pa.w and pa.y < pb.y + pb.h and pb.y < pa.y + pa.h
+        assert not overlap, f'{a.title!r} overlaps {b.title!r}'
+
+    # Every variable a query, title or repeat uses is defined (or one of Grafana's own).
+    defined = {v.name for v in board.templating.list} | GRAFANA_BUILTINS
+    text = json.dumps(raw['panels'])
+    used = set(re.findall(r'\$\{?(\w+)', text))
+    assert used <= defined, f'undefined variables: {sorted(used - defined)}'
+    for panel in flat:
+        if panel.repeat:
+            [variable] = [v for v in board.templating.list if v.name == panel.repeat]
+            assert variable.multi
+            assert variable.includeAll
+
+
+def test_every_panel_the_issue_lists_is_present() -> None:
+    titles = {board['title']: {p['title'] for p in board['panels']} for board in all_dashboards()}
+    tool_output = ' | '.join(sorted(titles['Tool output limits'])).lower()
+    for wanted in (
+        'tokens saved',
+        'bytes saved',
+        'resend tokens avoided',
+        'decisions by tool and outcome',
+        'fallback rate',
+        'output sizes',  # the per-tool heatmap
+        'percentiles against band thresholds',
+        'spill store',
+        'pruning',
+        'read-back hit rate',
+        'summarize: tokens spent against tokens saved',
+        'reduce latency',
+    ):
+        assert wanted in tool_output, wanted
+    reminders = ' | '.join(sorted(titles['System reminders'])).lower()
+    for wanted in (
+        'firings by reminder and kind',
+        'cache-point placement and reasons',
+        'generation tokens',
+        'fallback',
+    ):
+        assert wanted in reminders, wanted
+
+
+def test_size_distribution_is_a_heatmap_per_tool_with_percentiles_and_thresholds() -> None:
+    board = load('tool-output-limits.json')
+    [row] = [p for p in board['panels'] if p['type'] == 'row' and p.get('repeat') == 'tool']
+    after_row = board['panels'][board['panels'].index(row) + 1 :][:2]
+    heatmap, percentiles = after_row
+    assert heatmap['type'] == 'heatmap'
+    assert heatmap['targets'][0]['format'] == 'heatmap'
+    assert 'tool_output_size_bucket' in heatmap['targets'][0]['expr']
+    exprs = [t['expr'] for t in percentiles['targets']]
+    assert [e.split(',')[0] for e in exprs[:3]] == [f'histogram_quantile({q}' for q in (0.5, 0.9, 0.99)]
+    assert any('tool_output_band_threshold' in e for e in exprs)
+
+
+def test_every_query_and_alert_names_only_exposed_catalog_series_and_their_labels() -> None:
+    expressions = all_expressions()
+    assert len(expressions) > 30
+    assert unknown_names(expressions.values()) == []
+    # The checker does catch a wrong name or label (a test that cannot fail is a defect).
+    assert unknown_names(['sum(rate(tool_output_decisions[5m]))'])
+    assert unknown_names(['sum by (tool) (rate(tool_output_reads_total{tool="x"}[5m]))'])
+    assert [s.metric for s in selectors('sum by (le) (rate(tool_output_size_bucket{tool=~"a"}[5m]))')] == [
+        'tool_output_size_bucket'
+    ]
+
+
+@requires_promtool
+def test_every_dashboard_query_parses_with_promtool() -> None:
+    assert PROMTOOL is not None
+    concrete = {key: evaluable(expr) for key, expr in all_expressions().items()}
+    checked = promtool_check_expressions(PROMTOOL, concrete)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f'SUCCESS: {len(concrete)} rules found' in checked.stdout
+    broken = promtool_check_expressions(PROMTOOL, {'broken': 'sum(rate(tool_output_decisions_total[5m])'})
+    assert broken.returncode != 0
+
+
+@requires_promtool
+def test_alert_rules_pass_promtool_check_and_their_unit_tests() -> None:
+    assert PROMTOOL is not None
+    check = subprocess.run(
+        [PROMTOOL, 'check', 'rules', str(DASHBOARD_DIR / alerts.RULES_FILE)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert f'SUCCESS: {len(alerts.ALERTS)} rules found' in check.stdout
+    unit = subprocess.run(
+        [PROMTOOL, 'test', 'rules', str(DASHBOARD_DIR / 'alerts.test.yml')],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert unit.returncode == 0, unit.stdout + unit.stderr
+    assert 'SUCCESS' in unit.stdout
+
+
+def test_every_alert_is_unit_tested_firing_and_quiet() -> None:
+    text = (DASHBOARD_DIR / 'alerts.test.yml').read_text(encoding='utf-8')
+    for alert in alerts.ALERTS:
+        checks = re.findall(
+            rf'alertname: {alert.name}\n\s+exp_alerts:(.*?)(?=\n\s+- eval_time|\n\s+- name|\Z)', text, re.S
+        )
+        assert any(c.strip() == '[]' for c in checks), f'{alert.name} has no "stays quiet" case'
+        assert any('exp_labels' in c for c in checks), f'{alert.name} has no "fires" case'
+
+
+def test_the_issue_alerts_exist() -> None:
+    exprs = {alert.name: alert.expr for alert in alerts.ALERTS}
+    assert 'tool_output_decisions_total{fallback="true"}' in exprs['ToolOutputFallbackRateHigh']
+    assert 'tool_output_spill_failures_total' in exprs['ToolOutputSpillFailing']
+    assert 'tool_output_store_prune_failures_total' in exprs['ToolOutputPruneFailing']
+    assert 'tool_output_fallbacks_total{from_action="summarize"}' in exprs['ToolOutputSummarizeFailing']
+    assert 'system_reminders_generate_fallbacks_total' in exprs['SystemRemindersGenerationFallingBack']
+
+
+def test_evaluable_replaces_grafana_variables() -> None:
+    expr = 'sum(increase(x{tool=~"$tool", unit=~"${size_unit}"}[$__rate_interval])) / y[$__range] + z[$window]'
+    assert evaluable(expr, tool='fetch') == 'sum(increase(x{tool=~"fetch", unit=~".*"}[1m])) / y[5m] + z[5m]'
+
+
+@pytest.mark.parametrize(
+    'break_it',
+    [
+        lambda b: b['panels'][1].update(w=3),  # a key Grafana does not know
+        lambda b: b['panels'][1]['gridPos'].update(x=20, w=6),  # off the grid
+        lambda b: b['panels'][1]['targets'][0].pop('refId'),
+        lambda b: b.update(uid='x' * 41),
+        lambda b: b['templating']['list'][0].update(type='prometheus'),
+    ],
+)
+def test_the_model_rejects_what_grafana_would_not(break_it: Any) -> None:
+    from pydantic import ValidationError
+
+    board = load('tool-output-limits.json')
+    Dashboard.model_validate(board)
+    break_it(board)
+    with pytest.raises(ValidationError):
+        Dashboard.model_validate(board)
