@@ -62,3 +62,12 @@ def test_docs_carry_the_tables_generated_from_the_code() -> None:
         'docs/bounded.md level tables drifted from observable_harness.bounded.levels; paste the output of '
         '`python -c "from observable_harness.bounded.levels import render_levels_markdown as r; print(r(), end=str())"`'
     )
+
+
+def test_actions_holding_a_level_stay_hashable() -> None:
+    from observable_harness.bounded import Condense
+    from observable_harness.tool_output_limits import Band
+
+    band = Band(over=1_000, action=Condense(level=LONG_SESSION))
+    assert hash(band) == hash(Band(over=1_000, action=Condense(level=LONG_SESSION)))
+    assert Level(LONG_SESSION.name, LONG_SESSION.risk, dict(LONG_SESSION.fates)) == LONG_SESSION

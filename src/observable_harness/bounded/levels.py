@@ -101,6 +101,10 @@ class Level:
         fates = {LineClass(key): Fate(value) for key, value in self.fates.items()}
         object.__setattr__(self, 'fates', MappingProxyType(fates))
 
+    def __hash__(self) -> int:
+        # Actions holding a level are frozen dataclasses and hash their fields; a mapping cannot be hashed.
+        return hash((self.name, tuple(self.fates.items())))
+
     def fate(self, line_class: LineClass) -> Fate:
         return self.fates[line_class]
 
