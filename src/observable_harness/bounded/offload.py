@@ -85,7 +85,17 @@ _TIMESTAMP = re.compile(r'\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\b\d\d:\d\d:\d\d\b')
 _PATH_LINE = re.compile(r'^\s*[\w.~-]*/[^\s]*\s*$')
 _COLUMNS = re.compile(r'\S(?: {2,}|\t|\s*\|\s*)\S')
 _TEST_MARKERS = ('test session starts', 'Ran ', 'test result:', 'Test Suites:', '--- FAIL', '=== RUN')
-_INSTALL_MARKERS = ('Successfully installed', 'Collecting ', 'Setting up ', 'added ', 'Installing collected packages')
+_INSTALL_MARKERS = (
+    'Successfully installed',
+    'Collecting ',
+    'Setting up ',
+    'added ',
+    'Installing collected packages',
+    'Requirement already satisfied',
+    'Preparing metadata',
+    'Building wheel',
+    'Using pip ',
+)
 
 
 @dataclass(frozen=True, slots=True)
