@@ -300,12 +300,13 @@ class ReadGuard(AbstractCapability[AgentDepsT]):
             try:
                 if not path.is_file():
                     continue
-                lines, exact = count_lines(path, self.max_lines + (wanted or 0))
+                # Whether more than `max_lines` would print is all that matters: stop counting there.
+                lines, exact = count_lines(path, self.max_lines)
             except OSError:
                 continue
             printed = lines if wanted is None else min(lines, wanted)
             if printed > self.max_lines:
-                shown = _about(printed, exact or wanted is not None)
+                shown = _about(printed, exact or (wanted is not None and wanted <= lines))
                 quoted = shlex.quote(raw)
                 alternatives = [
                     f"grep -n 'PATTERN' {quoted} to search",
