@@ -11,8 +11,8 @@ a failing `pip install -v`, a `find` over the stdlib), plus the captured files i
    clock and by this process's CPU time (steadier on a shared machine).
 2. What each level's table removes by class alone (every class step applied, no positional cut),
    as the share of characters left, per output.
-3. At a fixed budget (4,000 chars), how many lines each level had to cut blind (by position): the
-   risk a level states, measured.
+3. At a fixed budget (4,000 chars), how many lines each level left to the positional cut (lines of
+   folded runs whose count line was cut included): what a level keeps by class it may lose by position.
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def main() -> None:
         cells = ''.join(f'{share:>13.1%} ' for share in shares)
         print(f'  {output.name:<36}{len(output.text):>11,}{cells}')
 
-    print('\nAt max_chars=4,000: lines cut by position (blind) out of lines in, per level')
+    print('\nAt max_chars=4,000: lines the positional cut removed (folded runs included), per level')
     print(f'  {"output":<36}{"lines":>8}' + ''.join(f'{level:>14}' for level in LEVELS))
     for output in outputs:
         reports = [condense(output.text, level=level, max_chars=4_000).report for level in LEVELS]
