@@ -129,8 +129,9 @@ def traffic_dir() -> Path:
 def traffic_sizes() -> dict[str, list[int]]:
     """Output sizes (characters) a tool returning windows of each real file would produce.
 
-    Each file is read the way a paginated tool serves it: the first and the last n lines for n = 1, 2,
-    4, ... up to the whole file, so each tool gets a spread of sizes shaped by its real line lengths.
+    Each file is read the way a paginated tool serves it: windows of n = 1, 2, 4, ... lines (up to the
+    whole file) taken at the start, a quarter, the middle, three quarters and the end, so each tool gets
+    a spread of sizes shaped by its real line lengths.
     """
     sizes: dict[str, list[int]] = {}
     root = traffic_dir()
@@ -140,8 +141,10 @@ def traffic_sizes() -> dict[str, list[int]]:
         n = 1
         while True:
             n = min(n, len(lines))
-            samples.append(len(''.join(lines[:n])))
-            samples.append(len(''.join(lines[-n:])))
+            for start in sorted(
+                {0, (len(lines) - n) // 4, (len(lines) - n) // 2, 3 * (len(lines) - n) // 4, len(lines) - n}
+            ):
+                samples.append(len(''.join(lines[start : start + n])))
             if n == len(lines):
                 break
             n *= 2
