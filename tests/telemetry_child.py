@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import sys
 import threading
@@ -25,6 +24,7 @@ from typing import Any
 
 from observable_harness.telemetry import instruments, names
 from observable_harness.telemetry.instruments import LabelValue
+from tests.traffic import traffic_dir
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -109,21 +109,6 @@ TRAFFIC_TOOLS = {
     'pip_build_log.txt': 'pip_install',
     'dpkg_list.txt': 'list_packages',
 }
-
-
-def traffic_dir() -> Path:
-    """`shared/traffic`: beside the repository (CI's layout), or this workplace's copy."""
-    candidates = [
-        Path(os.environ['OBSERVABLE_HARNESS_TRAFFIC']) if 'OBSERVABLE_HARNESS_TRAFFIC' in os.environ else None,
-        REPO_ROOT.parent / 'shared' / 'traffic',
-        Path('/work/shared/traffic'),
-    ]
-    for candidate in candidates:
-        if candidate is not None and (candidate / 'find_listing.txt').is_file():
-            return candidate
-    raise FileNotFoundError(
-        'shared/traffic was not found beside the repository; set OBSERVABLE_HARNESS_TRAFFIC to its path.'
-    )
 
 
 def traffic_sizes() -> dict[str, list[int]]:

@@ -14,7 +14,8 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-TRAFFIC = Path('/work/shared/traffic')
+from tests.traffic import traffic_dir
+
 TRAFFIC_FILES = ('pytest_verbose_failures.txt', 'gcc_errors.txt', 'pip_build_log.txt', 'find_listing.txt')
 
 
@@ -148,7 +149,6 @@ def stdlib_listing(root: Path) -> RealOutput:
 def traffic() -> list[RealOutput]:
     out: list[RealOutput] = []
     for name in TRAFFIC_FILES:
-        path = TRAFFIC / name
-        if path.exists():
-            out.append(RealOutput(f'traffic:{name}', path.read_text(encoding='utf-8'), None))
+        path = traffic_dir() / name
+        out.append(RealOutput(f'traffic:{name}', path.read_text(encoding='utf-8'), None))
     return out

@@ -15,6 +15,7 @@ from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import AgentDepsT, RunContext, ToolDefinition, ToolSelector, matches_tool_selector
 from pydantic_ai.toolsets import AgentToolset
 
+from ..bounded.secrets import DEFAULT_SCRUBBER, Scrubber
 from ..telemetry import tool_output as telemetry
 from .bands import Band, Passthrough, Reduced, ReductionAction, Spill, Truncate
 from .decision import Decision, Hop
@@ -77,6 +78,10 @@ class _Env:
     async def store(self, unit: Unit, data: bytes, *, key: str | None = None) -> str:
         store = self._limits.overflow_store
         store_name = type(store).__name__
+        scrubber = self._limits.scrubber
+        if scrubber is not None:
+            # Before anything reaches a disk or a bucket: a spill outlives the run that made it.
+            data = scrubber.scrub_bytes(data).text
         try:
             handle = await store.write(key or unit.key, data)
         except Exception as error:
@@ -145,6 +150,10 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
 
     summary_prompt: str = DEFAULT_SUMMARY_PROMPT
     """Prompt for the built-in `Summarize`; must contain `{tool_name}` and `{output}`."""
+
+    scrubber: Scrubber | None = DEFAULT_SCRUBBER
+    """Replaces secrets (tokens, keys, `password=` assignments, bearer headers) before any store write,
+    because a spill outlives the run. `None` stores payloads verbatim; `Scrubber(extra=...)` adds formats."""
 
     _run: _RunState = field(default_factory=_RunState, init=False, repr=False, compare=False)
     _measurer: Measurer = field(init=False, repr=False, compare=False)
