@@ -17,7 +17,7 @@ from pydantic_ai.toolsets import AgentToolset
 
 from ..bounded.secrets import DEFAULT_SCRUBBER, Scrubber
 from ..telemetry import tool_output as telemetry
-from .bands import Band, Passthrough, Reduced, ReductionAction, Spill, Truncate
+from .bands import Band, Passthrough, Reduced, ReductionAction, Spill, Truncate, TruncationStrategy
 from .decision import Decision, Hop
 from .payload import Measurer, PartName, Serializer, Tokenizer, Unit, is_binary
 from .read_back import READ_TOOL_METADATA, READ_TOOL_NAME, build_read_toolset
@@ -26,8 +26,9 @@ from .summarize import DEFAULT_SUMMARY_PROMPT, validate_summary_prompt
 
 __all__ = ['DEFAULT_BANDS', 'ToolOutputLimits']
 
-DEFAULT_BANDS: tuple[Band, ...] = (Band(over=10_000, action=Spill(then=Truncate())),)
-"""Lossless when the store accepts the write, a bounded truncation otherwise: no LLM cost, no silent drop."""
+DEFAULT_BANDS: tuple[Band, ...] = (Band(over=10_000, action=Spill(then=Truncate(strategy=TruncationStrategy.salient))),)
+"""Lossless when the store accepts the write, a bounded truncation otherwise: no LLM cost, no silent drop.
+Both stand-ins show lines by class first (errors, results, the first and last lines), then by position."""
 
 
 def _sorted_bands(bands: Sequence[Band], where: str) -> tuple[Band, ...]:
