@@ -257,6 +257,18 @@ def test_a_write_through_a_planted_directory_link_is_refused(store: LocalFileSto
     assert list(outside.iterdir()) == []
 
 
+def test_a_deeper_write_through_a_planted_directory_link_makes_no_directory_outside(
+    store: LocalFileStore, tmp_path: Path
+) -> None:
+    outside = tmp_path / 'outside'
+    outside.mkdir()
+    run(store.write('first/call.0', b'x'))
+    os.symlink(outside, store.root / 'run')
+    with pytest.raises(ForbiddenHandle):
+        run(store.write('run/nested/deeper/call.0', b'would land outside'))
+    assert list(outside.iterdir()) == []
+
+
 def test_a_fifo_planted_in_the_root_is_refused_without_hanging(store: LocalFileStore) -> None:
     run(store.write('run/call.0', b'x'))
     os.mkfifo(store.root / 'run' / 'pipe')

@@ -206,6 +206,13 @@ def _within(path: str, root: str) -> bool:
 
 def _open_temporary(root: str, directory: str, name: str) -> tuple[int, str]:
     """Create `directory` (inside `root`) and a fresh temporary file in it, next to where `name` will go."""
+    # Check the deepest part that already exists before creating the rest: makedirs would otherwise
+    # create directories on the far side of a link planted in the root, and only then be refused.
+    existing = directory
+    while existing != root and not os.path.lexists(existing):
+        existing = os.path.dirname(existing)
+    if existing != root and not _within(os.path.realpath(existing), root):
+        raise ForbiddenHandle('a directory of this key is a link that leaves the store')
     os.makedirs(directory, mode=0o700, exist_ok=True)
     if directory != root and not _within(os.path.realpath(directory), root):
         raise ForbiddenHandle('a directory of this key is a link that leaves the store')
