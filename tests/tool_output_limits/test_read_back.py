@@ -424,6 +424,18 @@ def test_no_payload_text_or_pattern_reaches_telemetry(store: LocalFileStore, ote
         assert all(CANARY not in str(v) for v in point.attributes.values())
 
 
+@pytest.mark.parametrize('offset', [10**30, 2**63, -(2**63) - 1, -(10**30)])
+def test_an_offset_beyond_int64_is_recorded_at_the_int64_bound(
+    store: LocalFileStore, otel: OTelHarness, offset: int
+) -> None:
+    """OTLP carries int64: an exporter drops an attribute outside it and logs an error for every such span."""
+    read(store, put(store, numbered(3)), offset=offset)
+    [span] = otel.spans(names.SPAN_READ)
+    assert span.attributes is not None
+    recorded = span.attributes[names.TOOL_OUTPUT_READ_OFFSET]
+    assert recorded == (2**63 - 1 if offset > 0 else -(2**63))
+
+
 def test_only_a_handle_that_was_found_is_recorded_verbatim(store: LocalFileStore, otel: OTelHarness) -> None:
     handle = put(store, 'x')
     for forged in ('h' * 10_240, 'run/with space.0', 'run-1/not-there.0', '../x'):

@@ -46,6 +46,7 @@ _PRUNED_BYTES = Counter(names.PRUNED_BYTES)
 _PRUNE_FAILURES = Counter(names.PRUNE_FAILURES)
 
 _HANDLE_ATTRIBUTE_MAX = 256
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _PRINTABLE_HANDLE = re.compile(r'[A-Za-z0-9._~/-]+')
 
 
@@ -104,7 +105,9 @@ def record_read(record: ReadRecord, start_ns: int) -> None:
         start_ns,
         {
             names.TOOL_OUTPUT_HANDLE: record.handle,
-            names.TOOL_OUTPUT_READ_OFFSET: record.offset,
+            # The offset is whatever integer the model sent; OTLP carries int64, and an exporter drops
+            # (with an error log per span) a value outside it.
+            names.TOOL_OUTPUT_READ_OFFSET: min(max(record.offset, _INT64_MIN), _INT64_MAX),
             names.TOOL_OUTPUT_READ_LIMIT: record.limit,
             names.TOOL_OUTPUT_READ_FROM_END: record.from_end,
             names.TOOL_OUTPUT_READ_LINES: record.lines,
