@@ -205,6 +205,18 @@ def test_truncate_too_small_for_its_marker_is_rejected() -> None:
         Truncate(max_chars=50)
 
 
+@pytest.mark.parametrize('strategy', list(TruncationStrategy))
+def test_the_smallest_accepted_max_chars_still_cuts_a_huge_return(strategy: TruncationStrategy) -> None:
+    """At the smallest budget Truncate accepts, the marker drops its advice before it gives up the cut."""
+    huge = LOG * 60  # 4 MB: the marker states 8-digit numbers
+    script = Script([respond(call('logs')), done()])
+    capability = ToolOutputLimits(bands=[Band(over=5_000, action=Truncate(strategy=strategy, max_chars=200))])
+    result = make_agent(script, capability, logs=lambda: huge).run_sync('go')
+    [out] = returns_of(result.all_messages(), 'logs')
+    assert len(out) <= 200
+    assert f'of {len(huge):,} chars cut' in out
+
+
 # --- TOL-4: then fallbacks ---------------------------------------------------------------------
 
 
