@@ -116,8 +116,11 @@ class _Text:
         return self.text[line.start : line.end]
 
     def lines_between(self, start: int, stop: int) -> int:
-        """Lines wholly inside `[start, stop)` when `start` begins a line and `stop` ends one (before its break)."""
-        if stop <= start:
+        """Lines wholly inside `[start, stop)` when `start` begins a line and `stop` ends one (before its break).
+
+        `start == stop` is one empty line, not none: a blank line left out is still a line left out.
+        """
+        if stop < start:
             return 0
         return self.text.count('\n', start, stop) + 1
 
