@@ -38,6 +38,7 @@ from observable_harness.tool_output_limits import (
     indented_json,
     json_lines,
 )
+from observable_harness.tool_output_limits.truncate import cut_text
 
 LOG = '\n'.join(
     f'2026-11-29T10:{i // 60:02d}:{i % 60:02d} INFO worker-{i % 7} processed batch {i}' for i in range(2000)
@@ -215,6 +216,8 @@ def test_the_smallest_accepted_max_chars_still_cuts_a_huge_return(strategy: Trun
     [out] = returns_of(result.all_messages(), 'logs')
     assert len(out) <= 200
     assert f'of {len(huge):,} chars cut' in out
+    # 12,000,000 chars in 4,000,000 lines: the salient marker has room for its numbers only.
+    assert len(cut_text('ok\n' * 4_000_000, 200, strategy).text) <= 200
 
 
 # --- TOL-4: then fallbacks ---------------------------------------------------------------------

@@ -135,11 +135,11 @@ def cut_text(text: str, max_chars: int, strategy: TruncationStrategy, *, hint: s
 
 
 def _salient_marker(*, total: int, kept: int, lines: int, total_lines: int, gaps: int, hint: str) -> str:
+    which = ' (errors, results, the first and last lines)' if hint else ''  # with no room for advice, numbers only
     return (
         f'[… truncated by line class: {total - kept:,} of {total:,} chars cut in {gaps:,} '
         f'place{"" if gaps == 1 else "s"}, '
-        f'kept {kept:,} chars in {lines:,} of {total_lines:,} lines (errors, results, the first and last lines).'
-        f'{_with_hint(hint)}'
+        f'kept {kept:,} chars in {lines:,} of {total_lines:,} lines{which}.{_with_hint(hint)}'
     )
 
 
