@@ -1,10 +1,23 @@
-"""Shared fixtures: the real OpenTelemetry SDK with in-memory exporters, installed once per process."""
+"""Shared fixtures: the real OpenTelemetry SDK with in-memory exporters, installed once per process.
+
+Also the hypothesis profiles: `quick` (the default, so `make test` stays fast) and `thorough` (at least
+10,000 examples per property, `HYPOTHESIS_PROFILE=thorough`, run by `bench/reliability.py`). Tests that
+should scale with the profile leave `max_examples` alone.
+"""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.otel import OTelHarness, install_otel
+
+_SLOW_IS_FINE = [HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile('quick', max_examples=60, deadline=None, suppress_health_check=_SLOW_IS_FINE)
+settings.register_profile('thorough', max_examples=10_000, deadline=None, suppress_health_check=_SLOW_IS_FINE)
+settings.load_profile(os.environ.get('HYPOTHESIS_PROFILE', 'quick'))
 
 
 @pytest.fixture(scope='session')

@@ -1,0 +1,163 @@
+"""200 runs of one agent at once on one store: no handle collisions, every spill readable, reminders per run (issue 8).
+
+Every run makes the same tool calls with the same tool call ids (`dump-a`, `dump-b`), as a scripted
+provider would, so only the run id keeps their spills apart (TOL-14). The model waits until all 200
+runs have made their first request before answering any, so the runs really overlap: 400 spills, 400
+read-backs and 800 reminder decisions interleave on one event loop, one store and one capability
+instance of each kind (REM-7: per-run state through `for_run`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic_ai import Agent, RunContext
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart, UserPromptPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+from observable_harness import SystemReminders, ToolOutputLimits
+from observable_harness.system_reminders import Reminder
+from observable_harness.telemetry import names
+from observable_harness.tool_output_limits import LocalFileStore, OverflowStore
+from tests.agents import handle_in, text_of, tool_returns
+from tests.otel import OTelHarness
+from tests.system_reminders.helpers import tail_text
+
+RUNS = 200
+STATIC = 'Every second request: keep the answer short.'
+LINES_PER_PAYLOAD = 400
+
+
+def payload(prompt: str, part: str) -> str:
+    """What `dump` returns for one run and part: ~17 KB (over the default 10,000-char band), unique per run."""
+    return ''.join(f'{prompt} part {part} line {i:04d} ' + 'x' * 24 + '\n' for i in range(LINES_PER_PAYLOAD))
+
+
+def prompt_of(messages: list[ModelMessage]) -> str:
+    first = messages[0]
+    assert isinstance(first, ModelRequest)
+    # The first user prompt part is the run's prompt (a reminder tail may follow it on the first request).
+    prompt = next(p.content for p in first.parts if isinstance(p, UserPromptPart))
+    assert isinstance(prompt, str)
+    return prompt
+
+
+@dataclass
+class ManyRuns:
+    """The model of every run: its answers depend on the run's prompt, and it holds all runs at the first request."""
+
+    runs: int
+    received: dict[str, list[list[ModelMessage]]] = field(default_factory=dict[str, list[list[ModelMessage]]])
+    _all_started: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def __call__(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        prompt = prompt_of(messages)
+        mine = self.received.setdefault(prompt, [])
+        mine.append(list(messages))
+        step = len(mine)
+        if step == 1:
+            if len(self.received) == self.runs:
+                self._all_started.set()
+            await asyncio.wait_for(self._all_started.wait(), timeout=60)
+            return ModelResponse(
+                parts=[
+                    ToolCallPart('dump', {'part': 'a'}, tool_call_id='dump-a'),
+                    ToolCallPart('dump', {'part': 'b'}, tool_call_id='dump-b'),
+                ]
+            )
+        await asyncio.sleep(0)
+        if step == 2:
+            handles = [handle_in(text_of(r)) for r in tool_returns(messages, 'dump')]
+            assert len(handles) == 2
+            return ModelResponse(
+                parts=[
+                    ToolCallPart('read_tool_result', {'handle': handles[0], 'from_end': True, 'limit': 2}, 'read-end'),
+                    ToolCallPart('read_tool_result', {'handle': handles[1], 'pattern': 'line 0123 '}, 'read-grep'),
+                ]
+            )
+        if step == 3:
+            return ModelResponse(parts=[ToolCallPart('noop', {}, tool_call_id='noop')])
+        return ModelResponse(parts=[TextPart(f'done {prompt}')])
+
+
+def whose(ctx: RunContext[Any]) -> str:
+    return f'run {ctx.prompt} on step {ctx.run_step}'
+
+
+def build_agent(model: ManyRuns, store: OverflowStore) -> Agent[None, str]:
+    agent = Agent(
+        FunctionModel(model),
+        capabilities=[
+            ToolOutputLimits(store=store),
+            SystemReminders(reminders=[Reminder(STATIC, interval=2, name='every-second')], dynamic_reminders=[whose]),
+        ],
+    )
+
+    @agent.tool
+    async def dump(ctx: RunContext[Any], part: str) -> str:
+        await asyncio.sleep(0)
+        assert isinstance(ctx.prompt, str)
+        return payload(ctx.prompt, part)
+
+    @agent.tool_plain
+    def noop() -> str:
+        return 'ok'
+
+    return agent
+
+
+async def run_all(store: OverflowStore, otel: OTelHarness) -> None:
+    model = ManyRuns(RUNS)
+    agent = build_agent(model, store)
+    prompts = [f'run-{i:03d}' for i in range(RUNS)]
+    results = await asyncio.gather(*(agent.run(prompt) for prompt in prompts))
+
+    handles: dict[str, str] = {}
+    for prompt, result in zip(prompts, results, strict=True):
+        assert result.output == f'done {prompt}'
+        history = result.all_messages()
+        # No handle collisions: each run's two spills have handles of their own, holding that run's payload.
+        for part in tool_returns(history, 'dump'):
+            handle = handle_in(text_of(part))
+            which = 'a' if part.tool_call_id == 'dump-a' else 'b'
+            assert handles.setdefault(handle, f'{prompt}/{which}') == f'{prompt}/{which}'
+            assert await store.read(handle) == payload(prompt, which).encode()
+        # Every spill was readable by the run that made it, and showed that run's own rows.
+        end, grep = (text_of(p) for p in tool_returns(history, 'read_tool_result'))
+        assert end.split('\n')[1:3] == [
+            f'{398}\t{prompt} part a line 0398 ' + 'x' * 24,
+            f'399\t{prompt} part a line 0399 ' + 'x' * 24,
+        ]
+        assert grep.split('\n')[1:] == [f'123\t{prompt} part b line 0123 ' + 'x' * 24]
+        # Reminder cadence per run: the static one on this run's requests 2 and 4, the dynamic one on every
+        # request, always naming this run and its own step.
+        sent = [tail_text(request, history) for request in model.received[prompt]]
+        assert len(sent) == 4
+        for step, text in enumerate(sent, start=1):
+            assert text is not None
+            assert (STATIC in text) == (step in (2, 4)), (prompt, step, text)
+            assert re.findall(r'run-\d{3}', text) == [prompt]
+            assert f'run {prompt} on step {step}' in text
+        assert STATIC not in str(history)
+    assert len(handles) == 2 * RUNS
+
+    reduce_spans = otel.spans(names.SPAN_REDUCE)
+    assert len(reduce_spans) == 2 * RUNS
+    assert {str((s.attributes or {})[names.TOOL_OUTPUT_HANDLE]) for s in reduce_spans} == set(handles)
+    assert otel.delta(names.READS.name, outcome='hit') == 2 * RUNS
+    assert otel.delta(names.SPILL_FAILURES.name) == 0
+    assert otel.delta(names.REMINDERS_FIRED.name, reminder='every-second') == 2 * RUNS
+    assert otel.delta(names.REMINDERS_FIRED.name, reminder='whose') == 4 * RUNS
+    assert len(otel.spans(names.SPAN_REMINDERS_INJECT)) == 4 * RUNS
+
+
+@pytest.mark.anyio
+async def test_200_concurrent_runs_on_one_local_store(tmp_path: Path, otel: OTelHarness) -> None:
+    store = LocalFileStore(base_dir=tmp_path / 'store')
+    await run_all(store, otel)
+    assert len([p for p in (tmp_path / 'store').rglob('*') if p.is_file()]) == 2 * RUNS

@@ -1,0 +1,189 @@
+"""Truncation of any text to any budget: it fits, keeps what it promises, its marker adds up (issue 8; TOL-5, BTO-1).
+
+For every strategy (`head`, `tail`, `head_tail`, `salient`) and every `max_chars` a `Truncate` accepts:
+
+- the result is at most `max_chars` characters, marker included, and never raises;
+- a text that fits comes back unchanged;
+- positional cuts keep exactly the prefix and/or suffix the marker names, and use the budget;
+- a salient cut keeps the last non-blank line and, when nothing outranks it, the first line, whenever they fit;
+- the marker's numbers add up: cut + kept = total = the text's length (and for a salient cut, the
+  `[… N lines …]` gaps plus the kept lines are all the lines).
+
+The number of examples follows the hypothesis profile (`tests/conftest.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from observable_harness.bounded import LineClass, classify_lines
+from observable_harness.bounded.salient import _WIDEST_GAP, HEAD_WINDOW, TAIL_WINDOW
+from observable_harness.tool_output_limits import Truncate, TruncationStrategy
+from observable_harness.tool_output_limits.bands import MIN_TRUNCATE_CHARS
+from observable_harness.tool_output_limits.truncate import cut_text
+
+LOG_LINES = [
+    '$ make test',
+    'collected 812 items',
+    'tests/test_api.py::test_login PASSED [ 12%]',
+    'E   AssertionError: expected 200, got 500',
+    'Traceback (most recent call last):',
+    '  File "app/views.py", line 42, in handler',
+    'ValueError: bad request',
+    'FAILED tests/test_api.py::test_logout - KeyError: 1',
+    'warning: unused variable `x`',
+    '=== 2 failed, 810 passed in 12.3s ===',
+    'exit status 2',
+    '',
+    '   ',
+    'Downloading package 3/17 ...',
+    'x' * 500,
+]
+NO_NEWLINE = st.characters(blacklist_characters='\n', blacklist_categories=['Cs'])
+LINE = st.one_of(
+    st.sampled_from(LOG_LINES),
+    st.text(alphabet=NO_NEWLINE, max_size=60),
+    st.builds(
+        lambda chunk, count: chunk * count, st.text(alphabet=NO_NEWLINE, min_size=1, max_size=2), st.integers(0, 900)
+    ),
+)
+LOGS = st.builds(
+    lambda lines, final: '\n'.join(lines) + final, st.lists(LINE, max_size=400), st.sampled_from(['', '\n', '\n\n'])
+)
+LARGE = st.builds(lambda chunk, count: chunk * count, st.text(min_size=1, max_size=8), st.integers(1_000, 250_000))
+TEXTS = st.one_of(st.text(), LOGS, LARGE)
+BUDGETS = st.one_of(st.integers(MIN_TRUNCATE_CHARS, 600), st.integers(MIN_TRUNCATE_CHARS, 20_000))
+POSITIONAL = [TruncationStrategy.head, TruncationStrategy.tail, TruncationStrategy.head_tail]
+
+POSITIONAL_MARKER = re.compile(
+    r'\[… truncated: ([\d,]+) of ([\d,]+) chars cut, kept (?:the first ([\d,]+))?(?: and )?(?:the last ([\d,]+))?\.'
+)
+SALIENT_MARKER = re.compile(
+    r'\[… truncated by line class: ([\d,]+) of ([\d,]+) chars cut in ([\d,]+) places?, '
+    r'kept ([\d,]+) chars in ([\d,]+) of ([\d,]+) lines'
+)
+POSITIONAL_LINE = re.compile(r'\[… truncated: [^\n]*…\]')
+GAP = re.compile(r'\[… ([\d,]+) lines? …\]')
+
+
+def number(text: str | None) -> int:
+    return int(text.replace(',', '')) if text else 0
+
+
+def line_count(text: str) -> int:
+    if not text:
+        return 0
+    return text.count('\n') + (0 if text.endswith('\n') else 1)
+
+
+@given(text=TEXTS, max_chars=BUDGETS, strategy=st.sampled_from(POSITIONAL))
+def test_a_positional_cut_fits_keeps_the_ends_it_names_and_adds_up(
+    text: str, max_chars: int, strategy: TruncationStrategy
+) -> None:
+    Truncate(strategy=strategy, max_chars=max_chars)  # a budget the action accepts
+    cut = cut_text(text, max_chars, strategy)
+    assert len(cut.text) <= max_chars
+    assert cut.kept_chars + cut.cut_chars == cut.total_chars == len(text)
+    if len(text) <= max_chars:
+        assert cut.text == text
+        return
+    [marker] = POSITIONAL_MARKER.findall(cut.text)
+    cut_chars, total, head, tail = (number(group) for group in marker)
+    assert (cut_chars, total, head, tail) == (cut.cut_chars, len(text), cut.head_chars, cut.tail_chars)
+    assert head + tail + cut_chars == total
+    assert cut.text.startswith(text[:head])
+    if tail:
+        assert cut.text.endswith(text[len(text) - tail :])
+    if strategy is TruncationStrategy.head:
+        assert tail == 0
+    if strategy is TruncationStrategy.tail:
+        assert head == 0
+    # The room the marker leaves (sized at its widest numbers) goes to text; only moving a cut to a line
+    # break may give back up to a fifth of it.
+    widest = re.sub(r'\d[\d,]*', f'{total:,}', POSITIONAL_LINE.search(cut.text).group(0))  # type: ignore[union-attr]
+    room = max_chars - len(widest) - 2
+    assert head + tail >= room * 4 // 5 - 2
+
+
+def last_nonblank(lines: list[str]) -> tuple[int, str] | None:
+    for index in range(len(lines) - 1, -1, -1):
+        if lines[index].strip():
+            return index, lines[index]
+    return None
+
+
+def first_nonblank(lines: list[str]) -> tuple[int, str] | None:
+    for index, line in enumerate(lines):
+        if line.strip():
+            return index, line
+    return None
+
+
+def shown(line: str, limit: int = 400) -> str:
+    """How a salient excerpt shows a line: one longer than `limit` is cut in the middle."""
+    if len(line) <= limit:
+        return line
+    keep = max(limit - 3, 2)
+    head = keep - keep // 3
+    return f'{line[:head]} … {line[len(line) - (keep - head) :]}'
+
+
+@given(text=TEXTS, max_chars=BUDGETS)
+def test_a_salient_cut_fits_keeps_the_last_and_first_lines_and_adds_up(text: str, max_chars: int) -> None:
+    Truncate(strategy=TruncationStrategy.salient, max_chars=max_chars)
+    cut = cut_text(text, max_chars, TruncationStrategy.salient)
+    assert len(cut.text) <= max_chars
+    assert cut.kept_chars + cut.cut_chars == cut.total_chars == len(text)
+    if len(text) <= max_chars:
+        assert cut.text == text
+        return
+    marker_line, _, excerpt = cut.text.partition('\n')
+    [marker] = SALIENT_MARKER.findall(marker_line)
+    cut_chars, total, gaps, kept, kept_lines, total_lines = (number(group) for group in marker)
+    assert cut_chars + kept == total == len(text)
+    assert total_lines == line_count(text)
+    excerpt_lines = excerpt.split('\n') if excerpt else []
+    gap_counts = [number(m.group(1)) for line in excerpt_lines if (m := GAP.fullmatch(line))]
+    assert len(gap_counts) == gaps
+    assert len(excerpt_lines) - gaps == kept_lines
+    assert sum(gap_counts) + kept_lines == total_lines
+    assert all(count > 0 for count in gap_counts)
+
+    lines = text.split('\n')
+    if text.endswith('\n'):
+        lines.pop()
+    # The excerpt's room is what the marker leaves at its widest (every number as large as the total),
+    # since the marker is sized before the excerpt is chosen.
+    widest = re.sub(r'\d[\d,]*', f'{total:,}', marker_line).replace(' place,', ' places,')
+    room = max_chars - len(widest) - 1
+    last, first = last_nonblank(lines), first_nonblank(lines)
+    if last is None or first is None or last[0] < len(lines) - TAIL_WINDOW or first[0] >= HEAD_WINDOW:
+        return  # the promise covers the ends of the output, where the excerpt looks for them
+    kept_text = [line for line in excerpt_lines if not GAP.fullmatch(line)]
+    # Widest case: the line alone between two gaps.
+    if len(shown(last[1])) + 2 * (_WIDEST_GAP + 1) <= room:
+        assert shown(last[1]) in kept_text
+    classes = classify_lines(lines).classes
+    outranked = any(c in (LineClass.error, LineClass.summary) for c in classes)
+    both = len(shown(last[1])) + len(shown(first[1])) + 3 * (_WIDEST_GAP + 1)
+    if not outranked and both <= room:
+        assert shown(first[1]) in kept_text
+
+
+@given(
+    size=st.integers(1, 12_000_000),
+    chunk=st.sampled_from(['x', 'error: disk full\n', 'ok\n', 'ü漢🙂']),
+    max_chars=st.integers(MIN_TRUNCATE_CHARS, 1_000),
+    strategy=st.sampled_from(list(TruncationStrategy)),
+)
+def test_the_marker_fits_the_smallest_budget_whatever_size_it_states(
+    size: int, chunk: str, max_chars: int, strategy: TruncationStrategy
+) -> None:
+    """A huge output states huge numbers; the marker must still fit the smallest budget a Truncate accepts."""
+    text = (chunk * (size // len(chunk) + 1))[:size]
+    cut = cut_text(text, max_chars, strategy)
+    assert len(cut.text) <= max_chars
+    assert cut.kept_chars + cut.cut_chars == size
