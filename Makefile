@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench clean dashboards docs
+.PHONY: demo test lint typecheck pytest bench clean dashboards docs reliability
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ docs: $(STAMP)
 bench:
 	bash bench/setup_env.sh >/dev/null
 	bench/.venv/bin/python bench/run_all.py
+
+# The tests of tests/reliability with >= 10,000 hypothesis examples per property (docs/reliability.md).
+reliability: $(STAMP)
+	$(BIN)/python bench/reliability.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
