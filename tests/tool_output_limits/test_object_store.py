@@ -593,6 +593,7 @@ def test_s3_defaults_bound_the_wait_and_a_user_can_override_any_of_them(moto: Mo
     store = ObjectStore(f's3://{BUCKET}/defaults', storage_options=moto.options(skip_instance_cache=True))
     s3: Any = store._fs
     assert s3.config_kwargs == S3_DEFAULT_OPTIONS['config_kwargs']
+    assert s3.max_concurrency == 1
     run(store.write('run/call.0', b'defaults'))  # botocore has now built its config from them
     assert S3_DEFAULT_OPTIONS['config_kwargs']['retries'] == {'mode': 'standard', 'max_attempts': 3}
     tuned = ObjectStore(

@@ -41,11 +41,14 @@ S3_DEFAULT_OPTIONS: Mapping[str, Any] = {
         'read_timeout': 20,
         'retries': {'mode': 'standard', 'max_attempts': 3},
     },
+    'max_concurrency': 1,
 }
 """What `ObjectStore` passes to s3fs unless `storage_options` says otherwise (`config_kwargs` is merged
-key by key): botocore's own defaults wait 60 s per read and retry up to 5 times with growing pauses,
-so a stopped endpoint would hold a tool call for minutes. These give up on a dead endpoint within
-seconds and still ride out one dropped connection."""
+key by key). botocore's own defaults wait 60 s per read and retry up to 5 times with growing pauses,
+so a stopped endpoint would hold a tool call for minutes; these give up on a dead endpoint within
+seconds and still ride out one dropped connection. `max_concurrency=1` reads a spill with one GET:
+recent s3fs otherwise sends a HEAD first to decide on parallel ranged reads, which doubles the
+latency of every read-back and only pays off for objects over 50 MB."""
 
 _S3_PROTOCOLS = frozenset({'s3', 's3a'})
 _BACKEND_INSTALL = {
