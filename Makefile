@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench clean dashboards
+.PHONY: demo test lint typecheck pytest bench clean dashboards docs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,9 @@ pytest: $(STAMP)
 
 dashboards: $(STAMP)
 	$(BIN)/python -m observable_harness.ops.dashboards dashboards
+
+docs: $(STAMP)
+	$(BIN)/python -m observable_harness.ops.snapshot docs/dashboard.png
 
 bench:
 	bash bench/setup_env.sh >/dev/null

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import sys
 import threading
@@ -25,6 +24,7 @@ from typing import Any
 
 from observable_harness.telemetry import instruments, names
 from observable_harness.telemetry.instruments import LabelValue
+from tests.traffic import traffic_dir
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -111,26 +111,12 @@ TRAFFIC_TOOLS = {
 }
 
 
-def traffic_dir() -> Path:
-    """`shared/traffic`: beside the repository (CI's layout), or this workplace's copy."""
-    candidates = [
-        Path(os.environ['OBSERVABLE_HARNESS_TRAFFIC']) if 'OBSERVABLE_HARNESS_TRAFFIC' in os.environ else None,
-        REPO_ROOT.parent / 'shared' / 'traffic',
-        Path('/work/shared/traffic'),
-    ]
-    for candidate in candidates:
-        if candidate is not None and (candidate / 'find_listing.txt').is_file():
-            return candidate
-    raise FileNotFoundError(
-        'shared/traffic was not found beside the repository; set OBSERVABLE_HARNESS_TRAFFIC to its path.'
-    )
-
-
 def traffic_sizes() -> dict[str, list[int]]:
     """Output sizes (characters) a tool returning windows of each real file would produce.
 
-    Each file is read the way a paginated tool serves it: the first and the last n lines for n = 1, 2,
-    4, ... up to the whole file, so each tool gets a spread of sizes shaped by its real line lengths.
+    Each file is read the way a paginated tool serves it: windows of n = 1, 2, 4, ... lines (up to the
+    whole file) taken at the start, a quarter, the middle, three quarters and the end, so each tool gets
+    a spread of sizes shaped by its real line lengths.
     """
     sizes: dict[str, list[int]] = {}
     root = traffic_dir()
@@ -140,8 +126,10 @@ def traffic_sizes() -> dict[str, list[int]]:
         n = 1
         while True:
             n = min(n, len(lines))
-            samples.append(len(''.join(lines[:n])))
-            samples.append(len(''.join(lines[-n:])))
+            for start in sorted(
+                {0, (len(lines) - n) // 4, (len(lines) - n) // 2, 3 * (len(lines) - n) // 4, len(lines) - n}
+            ):
+                samples.append(len(''.join(lines[start : start + n])))
             if n == len(lines):
                 break
             n *= 2

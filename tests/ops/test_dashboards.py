@@ -221,3 +221,17 @@ def test_the_model_rejects_what_grafana_would_not(break_it: Any) -> None:
     break_it(board)
     with pytest.raises(ValidationError):
         Dashboard.model_validate(board)
+
+
+@requires_promtool
+def test_the_example_prometheus_config_is_valid_and_loads_the_rules() -> None:
+    assert PROMTOOL is not None
+    checked = subprocess.run(
+        [PROMTOOL, 'check', 'config', str(DASHBOARD_DIR / 'prometheus.yml')],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f'SUCCESS: {len(alerts.ALERTS)} rules found' in checked.stdout

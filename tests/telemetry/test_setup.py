@@ -367,3 +367,54 @@ def test_pydantic_ai_spans_are_on_without_content_and_ours_nest_under_them() -> 
     # Content stays out of every span, ours and pydantic-ai's.
     for span in spans:
         assert 'CANARY' not in str(span.attributes), span.name
+
+
+def test_cli_flags_map_onto_configure() -> None:
+    with http_receiver() as (url, received):
+        completed = run_script(
+            f"""
+            import argparse
+            from observable_harness.cli import telemetry_options
+            from observable_harness.telemetry import instruments, names
+            parser = argparse.ArgumentParser()
+            telemetry_options.add_arguments(parser)
+            args = parser.parse_args(['--metrics-port', '0', '--otlp-endpoint', {url!r}, '--service-name', 'cli-test'])
+            telemetry = telemetry_options.configure_from(args)
+            with instruments.span(names.SPAN_READ, {{names.TOOL_OUTPUT_READ_OUTCOME: 'hit'}}):
+                pass
+            print('URL', telemetry.metrics_url)
+            telemetry.shutdown()
+            off = telemetry_options.configure_from(parser.parse_args(['--no-metrics']))
+            print('SAME', off is telemetry)
+            """
+        )
+    assert completed.returncode == 0, completed.stderr
+    lines = dict(line.split(' ', 1) for line in completed.stdout.splitlines())
+    assert lines['URL'].startswith('http://127.0.0.1:')
+    assert lines['SAME'] == 'True'
+    [read] = [span for span in received.spans() if span.name == names.SPAN_READ]
+    assert read.resource['service.name'] == 'cli-test'
+
+
+def test_recording_before_configure_reaches_the_endpoint_installed_after() -> None:
+    completed = run_script(
+        """
+        import urllib.request
+        from observable_harness.telemetry import instruments, names
+        reads = instruments.Counter(names.READS)
+        reads.add(7, 'hit')  # an agent ran before telemetry was set up
+        from observable_harness.telemetry import configure
+        telemetry = configure(metrics_port=0)
+        reads.add(1, 'hit')
+        print(urllib.request.urlopen(telemetry.metrics_url, timeout=10).read().decode())
+        telemetry.shutdown()
+        """
+    )
+    assert completed.returncode == 0, completed.stderr
+    samples = {
+        sample.name: sample.value
+        for family in text_string_to_metric_families(completed.stdout)
+        for sample in family.samples
+        if sample.labels.get('outcome') == 'hit'
+    }
+    assert samples[names.READS.exposed] == 8

@@ -23,6 +23,7 @@ from tests.agents import (
     text_of,
     tool_returns,
 )
+from tests.otel import OTelHarness
 
 from observable_harness import ToolOutputLimits
 from observable_harness.tool_output_limits import (
@@ -172,7 +173,7 @@ def _marker_numbers(text: str) -> tuple[int, int, int, int]:
     return cut, total, head, tail
 
 
-@pytest.mark.parametrize('strategy', list(TruncationStrategy))
+@pytest.mark.parametrize('strategy', [TruncationStrategy.head, TruncationStrategy.tail, TruncationStrategy.head_tail])
 def test_truncate_keeps_promised_ends_and_states_cut_and_total(strategy: TruncationStrategy) -> None:
     script = Script([respond(call('logs')), done()])
     capability = ToolOutputLimits(bands=[Band(over=5_000, action=Truncate(strategy=strategy, max_chars=3_000))])
@@ -647,3 +648,34 @@ def test_a_later_agent_reads_an_earlier_runs_spill(tmp_path: Path) -> None:
     )
     [page] = returns_of(result2.all_messages(), 'read_tool_result')
     assert 'processed batch 1999' in page
+
+
+# --- BTO-8 in the store path: secrets never reach the store ------------------------------------
+
+SECRET_TOKEN = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'
+DEPLOY_LOG = (
+    '\n'.join(f'step {i}: deploying shard {i}' for i in range(1_500))
+    + f'\nexport DB_PASSWORD=hunter2-prod\nAuthorization: Bearer {SECRET_TOKEN}\n'
+)
+
+
+def test_secrets_are_scrubbed_before_the_store_sees_them(otel: OTelHarness) -> None:
+    store = MemoryStore()
+    script = Script([respond(call('deploy')), lambda m: read_back(m, 'deploy', from_end=True, limit=5), done()])
+    result = make_agent(script, ToolOutputLimits(store=store), deploy=lambda: DEPLOY_LOG).run_sync('go')
+    [stored] = store.data.values()
+    assert b'hunter2-prod' not in stored
+    assert SECRET_TOKEN.encode() not in stored
+    assert b'[REDACTED:' in stored
+    [page] = returns_of(result.all_messages(), 'read_tool_result')
+    assert 'hunter2-prod' not in page
+    assert SECRET_TOKEN not in page
+    assert otel.delta('bounded.redactions') >= 2
+
+
+def test_scrubbing_can_be_turned_off() -> None:
+    store = MemoryStore()
+    script = Script([respond(call('deploy')), done()])
+    make_agent(script, ToolOutputLimits(store=store, scrubber=None), deploy=lambda: DEPLOY_LOG).run_sync('go')
+    [stored] = store.data.values()
+    assert stored == DEPLOY_LOG.encode()

@@ -13,9 +13,11 @@ def build_parser() -> argparse.ArgumentParser:
         description='Tool-output limits and system reminders for pydantic-ai agents, observable through OpenTelemetry.',
     )
     commands = parser.add_subparsers(dest='command', required=True, metavar='COMMAND')
-    from . import demo
+    from . import calibrate, demo, lint
 
     demo.add_parser(commands)
+    calibrate.add_parser(commands)
+    lint.add_parser(commands)
     return parser
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import threading
 from collections.abc import Sequence
@@ -18,10 +19,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..telemetry import names
+from ..telemetry.setup import Telemetry
 from ..telemetry.tool_output import RESEND_TOKENS_AVOIDED
 from ..tool_output_limits.payload import compact_json
 from ..tool_output_limits.read_back import READ_TOOL_NAME
-from .workload import Session, build_sessions, default_store, run_session
+from .workload import Session, build_sessions, demo_store, housekeeping, run_session
 
 __all__ = ['DemoOptions', 'run_demo']
 
@@ -29,14 +31,12 @@ __all__ = ['DemoOptions', 'run_demo']
 @dataclass(frozen=True)
 class DemoOptions:
     serve: bool = False
-    """Keep the metrics endpoint up after the workload, until interrupted."""
-    metrics_port: int | None = 9464
-    """Port of the embedded Prometheus endpoint; 0 picks a free one; None turns it off."""
+    """Keep the metrics endpoint up after the workload, and keep the traffic going, until interrupted."""
+    serve_interval: float = 2.0
+    """Seconds between repeated sessions while serving: rate() and increase() need counters that move."""
     model: str | None = None
     """A real model (`provider:name`) instead of the scripted one."""
     progress: bool = True
-    logfire: bool = False
-    otlp_endpoint: str | None = None
 
 
 class _Collector(SpanProcessor):
@@ -76,6 +76,9 @@ class Report:
     rows: list[Row] = field(default_factory=list[Row])
     reads: dict[str, int] = field(default_factory=dict[str, int])
     resend_tokens: int = 0
+    reminders: int = 0
+    reminder_fallbacks: int = 0
+    pruned: str = ''
 
     def add_session(self, session: Session, messages: Sequence[ModelMessage], reduces: list[dict[str, Any]]) -> None:
         by_call = {(r.get(names.GEN_AI_TOOL_CALL_ID), r.get(names.TOOL_OUTPUT_UNIT)): r for r in reduces}
@@ -150,13 +153,20 @@ class Report:
                 + ' — the run went on each time.'
             )
         if self.reads:
+            reads = ', '.join(f'{count} {outcome}' for outcome, count in sorted(self.reads.items()))
+            console.print(f'Read-backs through read_tool_result: {reads}.')
+        if self.reminders:
             console.print(
-                'Read-backs: ' + ', '.join(f'{count} {outcome}' for outcome, count in sorted(self.reads.items()))
+                f'Reminders: {self.reminders} injected at the request tail, none kept in history; '
+                f'{self.reminder_fallbacks} LLMReminder generation(s) fell back to the goal re-anchor.'
             )
+        if self.pruned:
+            console.print(f'Housekeeping: {self.pruned}')
 
 
 async def _run_sessions(options: DemoOptions, console: Console, collector: _Collector) -> Report:
-    sessions = build_sessions(default_store())
+    store = demo_store()
+    sessions = build_sessions(store)
     report = Report()
     total = sum(len(session.script) + 1 for session in sessions)
     resend_before = RESEND_TOKENS_AVOIDED.total()
@@ -180,21 +190,37 @@ async def _run_sessions(options: DemoOptions, console: Console, collector: _Coll
         outcome = str(read.get(names.TOOL_OUTPUT_READ_OUTCOME, 'unknown'))
         report.reads[outcome] = report.reads.get(outcome, 0) + 1
     report.resend_tokens = int(RESEND_TOKENS_AVOIDED.total() - resend_before)
+    report.reminders = sum(
+        int(s.get(names.SYSTEM_REMINDERS_COUNT, 0)) for s in collector.by_name(names.SPAN_REMINDERS_INJECT)
+    )
+    report.reminder_fallbacks = sum(
+        bool(s.get(names.SYSTEM_REMINDERS_FALLBACK)) for s in collector.by_name(names.SPAN_REMINDERS_GENERATE)
+    )
+    pruned, refused = housekeeping(store)
+    report.pruned = (
+        f'pruned {pruned.files:,} spilled files ({pruned.bytes:,} bytes) after the read-backs; '
+        f'a store whose root was swapped for a symlink was refused '
+        f'({", ".join(sorted(refused.failures)) or "no error"}) and counted as a prune failure.'
+    )
     return report
 
 
-def run_demo(options: DemoOptions, console: Console | None = None) -> int:
-    """Run the demo workload, print what was saved and what fell back, and say where to look."""
-    from ..telemetry.setup import configure
+async def _keep_serving(options: DemoOptions, stop: threading.Event) -> None:
+    """Repeat the sessions quietly so counters keep moving for rate()/increase() and the alerts."""
+    store = demo_store()
+    while not stop.is_set():
+        for session in build_sessions(store):
+            if stop.is_set():
+                return
+            await run_session(session, model=options.model, on_step=lambda: None)
+            await asyncio.sleep(options.serve_interval)
+        housekeeping(store)
 
+
+def run_demo(options: DemoOptions, telemetry: Telemetry, console: Console | None = None) -> int:
+    """Run the demo workload, print what was saved and what fell back, and say where to look."""
     # Piped output (CI logs, `tee`) gets a width that fits the table rather than the 80-column default.
     console = console or Console(width=None if Console().is_terminal else 120)
-    telemetry = configure(
-        metrics_port=options.metrics_port,
-        logfire=options.logfire,
-        otlp_endpoint=options.otlp_endpoint,
-        service_name='observable-harness-demo',
-    )
     collector = _Collector()
     provider = trace.get_tracer_provider()
     if isinstance(provider, TracerProvider):
@@ -204,16 +230,18 @@ def run_demo(options: DemoOptions, console: Console | None = None) -> int:
     console.print(telemetry.summary())
     telemetry.flush()
     if options.serve and telemetry.metrics_url:
+        stop = _stop_on_signal()
         # A plain, flushed line: the end-to-end tests (and scripts) wait for it on a pipe.
-        print(f'READY metrics={telemetry.metrics_url}', flush=True)
-        _wait_for_interrupt()
+        print('READY ' + json.dumps({'metrics_url': telemetry.metrics_url}), flush=True)
+        console.print(f'Serving until interrupted; repeating the sessions every {options.serve_interval:g} s.')
+        asyncio.run(_keep_serving(options, stop))
     elif telemetry.metrics_url:
         console.print('Run `observable-harness demo --serve` to keep the endpoint up for Prometheus to scrape.')
     telemetry.shutdown()
     return 0
 
 
-def _wait_for_interrupt() -> None:
+def _stop_on_signal() -> threading.Event:
     stop = threading.Event()
 
     def handler(signum: int, frame: object) -> None:
@@ -221,4 +249,4 @@ def _wait_for_interrupt() -> None:
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, handler)
-    stop.wait()
+    return stop

@@ -6,10 +6,17 @@ key); with `--model` the same tools and task go to a real model, which decides f
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import getpass
+import os
 import re
+import tempfile
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from pydantic_ai import Agent
@@ -27,10 +34,13 @@ from pydantic_ai.models import Model
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.usage import RequestUsage
 
+from ..system_reminders import GoalReanchor, LLMReminder, Reminder, SystemReminders
+from ..telemetry.storage import PruneRecord
 from ..tool_output_limits import (
     Band,
     LocalFileStore,
     OverflowStore,
+    OverflowStoreWarning,
     Spill,
     Summarize,
     ToolOutputLimits,
@@ -40,7 +50,7 @@ from ..tool_output_limits import (
 )
 from . import traffic
 
-__all__ = ['Session', 'build_sessions', 'run_session']
+__all__ = ['Session', 'build_sessions', 'demo_store', 'housekeeping', 'run_session']
 
 ArgsFactory = Callable[[list[ModelMessage]], dict[str, Any]]
 
@@ -128,6 +138,21 @@ def scripted_model(session: Session, on_step: Callable[[], None]) -> FunctionMod
         return ModelResponse(parts=list(calls), usage=usage)
 
     return FunctionModel(respond, model_name=f'scripted-{session.name}')
+
+
+def reminder_model(*, broken: bool) -> FunctionModel:
+    """The model behind the demo's `LLMReminder`s: one writes a nudge, the other is misconfigured."""
+
+    def nudge(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        if broken:
+            raise ConnectionError('reminder model endpoint unreachable (simulated by the demo)')
+        prompt = _first_prompt(messages)
+        text = 'Stay on the failing payments charge; the changelog is a side track.'
+        return ModelResponse(
+            parts=[TextPart(text)], usage=RequestUsage(input_tokens=len(prompt) // 4, output_tokens=len(text) // 4)
+        )
+
+    return FunctionModel(nudge, model_name='reminder-broken' if broken else 'reminder-writer')
 
 
 def build_sessions(store: OverflowStore) -> list[Session]:
@@ -226,11 +251,55 @@ def build_sessions(store: OverflowStore) -> list[Session]:
             [PlannedCall('fetch_changelog', {'version': '2026.11'})],
         ],
     )
-    return [triage, incident, docs]
+    long_task = Session(
+        name='long-task',
+        task='Fix the failing payments charge: find the error in the log, then check the API reference.',
+        capabilities=[
+            ToolOutputLimits(store=store),
+            SystemReminders(
+                reminders=[
+                    Reminder('Keep changes minimal and explain each one.', interval=2, name='minimal-changes'),
+                    Reminder('Run the tests before you answer.', first_after=3, max_fires=1, name='run-tests'),
+                ],
+                dynamic_reminders=[
+                    GoalReanchor(),
+                    LLMReminder(model=reminder_model(broken=False)),
+                    LLMReminder(model=reminder_model(broken=True)),
+                ],
+            ),
+        ],
+        tools={'fetch_logs': fetch_logs, 'fetch_docs': fetch_docs, 'run_tests': run_tests},
+        script=[
+            [PlannedCall('fetch_logs', {'service': 'payments'})],
+            [PlannedCall('read_tool_result', with_args(latest_handle('fetch_logs'), pattern='ERROR'))],
+            [PlannedCall('fetch_docs', {'topic': 'payments'})],
+            [PlannedCall('run_tests')],
+        ],
+    )
+    return [triage, incident, docs, long_task]
 
 
-def default_store() -> LocalFileStore:
-    return LocalFileStore()
+def demo_store() -> LocalFileStore:
+    """The demo's own spill directory, apart from the default root your agents share."""
+    return LocalFileStore(base_dir=Path(tempfile.gettempdir()) / f'observable_harness_demo_{_owner()}')
+
+
+def _owner() -> str:
+    return str(os.getuid()) if hasattr(os, 'getuid') else getpass.getuser()
+
+
+def housekeeping(store: LocalFileStore) -> list[PruneRecord]:
+    """What a cron sweep would do: prune the demo's spills (its read-backs are done), and try a store
+    whose root was swapped for a symlink — a tampered root, which the store refuses to touch."""
+    records = [store.prune_now(older_than=timedelta(milliseconds=1))]
+    tampered = Path(tempfile.gettempdir()) / f'observable_harness_demo_tampered_{_owner()}'
+    if not tampered.is_symlink():
+        with contextlib.suppress(FileExistsError):
+            tampered.symlink_to(store.root, target_is_directory=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', OverflowStoreWarning)
+        records.append(LocalFileStore(base_dir=tampered).prune_now(older_than=timedelta(hours=1)))
+    return records
 
 
 async def run_session(

@@ -87,14 +87,26 @@ BOUNDED_KEPT = 'bounded.kept'
 """Per line class, lines kept, as `class=count` pairs (a count, never a line)."""
 BOUNDED_COLLAPSED = 'bounded.collapsed'
 BOUNDED_DROPPED = 'bounded.dropped'
+BOUNDED_CUT = 'bounded.cut'
+"""Per line class, lines removed by the positional cut, as `class=count` pairs."""
 BOUNDED_POSITIONAL_CUT = 'bounded.positional_cut'
+BOUNDED_CHARS_IN = 'bounded.chars_in'
+BOUNDED_CHARS_OUT = 'bounded.chars_out'
+BOUNDED_SHORTENED = 'bounded.shortened'
+"""Lines longer than the line cap whose middle was cut."""
 BOUNDED_REDACTIONS = 'bounded.redactions'
 BOUNDED_GUARD_DECISION = 'bounded.guard.decision'
 BOUNDED_GUARD_REASON = 'bounded.guard.reason'
 BOUNDED_GUARD_LINES = 'bounded.guard.lines'
 BOUNDED_RETENTION_POLICY = 'bounded.retention.policy'
 BOUNDED_RETENTION_KEPT = 'bounded.retention.kept'
+BOUNDED_RETENTION_REASON = 'bounded.retention.reason'
+"""Why the original was kept (`exit_status`, `error_lines`, `always`) or not (`no_failure`, `never`, `store_failed`)."""
 BOUNDED_SUMMARY_WORDS = 'bounded.summary_words'
+BOUNDED_OFFLOAD_KIND = 'bounded.offload.kind'
+"""The detected kind of an offloaded output (`test_run`, `compiler`, `listing`, ...): a fixed vocabulary."""
+BOUNDED_OFFLOAD_SUMMARIZER = 'bounded.offload.summarizer'
+"""`deterministic`, `custom`, or `deterministic_fallback` when a custom summarizer failed."""
 
 # --- Metrics ---------------------------------------------------------------------------------
 
@@ -291,7 +303,7 @@ REMINDERS_GENERATE_FALLBACKS = _counter(
 BOUNDED_LINES = _counter(
     'bounded.lines',
     '{line}',
-    'Lines seen by condensing, by line class and fate (kept, collapsed, dropped).',
+    'Lines seen by condensing, by line class and fate (kept, collapsed, dropped, cut by position).',
     ('level', 'line_class', 'fate'),
     'bounded_lines_total',
 )

@@ -282,13 +282,17 @@ def _install(
     # Logfire reads OTEL_EXPORTER_OTLP_* itself and adds its own OTLP exporters; adding ours too would
     # send everything twice.
     otlp_by_us = endpoint is not None and not (use_logfire and endpoint_from_env)
-    if otlp_by_us:
-        _add_otlp_exporters(parts, endpoint, endpoint_from_env, protocol, export_timeout, metric_export_interval)
-
-    if use_logfire:
-        _install_logfire(parts, service_name)
-    else:
-        _install_sdk(parts, service_name)
+    try:
+        if otlp_by_us:
+            _add_otlp_exporters(parts, endpoint, endpoint_from_env, protocol, export_timeout, metric_export_interval)
+        if use_logfire:
+            _install_logfire(parts, service_name)
+        else:
+            _install_sdk(parts, service_name)
+    except BaseException:
+        # A set-up error (a bad Logfire token, an exporter that cannot be built) leaves no server behind.
+        parts.drop_endpoint()
+        raise
 
     pydantic_ai_instrumented = instrument_pydantic_ai and _instrument_pydantic_ai(parts)
 

@@ -52,7 +52,10 @@ class TruncationStrategy(StrEnum):
     tail = 'tail'
     """The last characters: builds and test runs print the failure and the summary last."""
     head_tail = 'head_tail'
-    """Both ends, the middle cut (the default)."""
+    """Both ends, the middle cut (`Truncate`'s default): position only, for output you know nothing about."""
+    salient = 'salient'
+    """Lines by class first and position second: the last line, the first error, results and summaries,
+    the other errors, then the tail and the head (what the default bands use; see `bounded.salient`)."""
 
 
 class ActionUnavailable(Exception):
@@ -188,8 +191,12 @@ class Spill(ReductionAction):
 
     name: ClassVar[str] = 'spill'
 
-    preview_chars: int = 1_500
-    """Characters of preview (both ends) in the stand-in: enough to see what kind of output it is."""
+    preview_chars: int = 1_000
+    """Characters of preview in the stand-in: enough to see what the output is and what went wrong."""
+
+    preview: TruncationStrategy = TruncationStrategy.salient
+    """How text previews choose lines: `salient` (errors, results, first and last lines) or by position
+    (`head_tail`, `head`, `tail`). Structured values always preview both ends of their JSON."""
 
     then: ReductionAction | None = None
     """Used when the store raises (full disk, unwritable root, backend down)."""
@@ -197,6 +204,8 @@ class Spill(ReductionAction):
     def __post_init__(self) -> None:
         if self.preview_chars < 0:
             raise ValueError(f'Spill.preview_chars must be >= 0; got {self.preview_chars}.')
+        if not isinstance(self.preview, TruncationStrategy):  # pyright: ignore[reportUnnecessaryIsInstance]
+            object.__setattr__(self, 'preview', TruncationStrategy(self.preview))
 
     async def apply(self, unit: Unit, env: ReductionEnv) -> Reduced:
         from .spill import spill_unit

@@ -15,8 +15,9 @@ from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import AgentDepsT, RunContext, ToolDefinition, ToolSelector, matches_tool_selector
 from pydantic_ai.toolsets import AgentToolset
 
+from ..bounded.secrets import DEFAULT_SCRUBBER, Scrubber
 from ..telemetry import tool_output as telemetry
-from .bands import Band, Passthrough, Reduced, ReductionAction, Spill, Truncate
+from .bands import Band, Passthrough, Reduced, ReductionAction, Spill, Truncate, TruncationStrategy
 from .decision import Decision, Hop
 from .payload import Measurer, PartName, Serializer, Tokenizer, Unit, is_binary
 from .read_back import READ_TOOL_METADATA, READ_TOOL_NAME, build_read_toolset
@@ -25,8 +26,9 @@ from .summarize import DEFAULT_SUMMARY_PROMPT, validate_summary_prompt
 
 __all__ = ['DEFAULT_BANDS', 'ToolOutputLimits']
 
-DEFAULT_BANDS: tuple[Band, ...] = (Band(over=10_000, action=Spill(then=Truncate())),)
-"""Lossless when the store accepts the write, a bounded truncation otherwise: no LLM cost, no silent drop."""
+DEFAULT_BANDS: tuple[Band, ...] = (Band(over=10_000, action=Spill(then=Truncate(strategy=TruncationStrategy.salient))),)
+"""Lossless when the store accepts the write, a bounded truncation otherwise: no LLM cost, no silent drop.
+Both stand-ins show lines by class first (errors, results, the first and last lines), then by position."""
 
 
 def _sorted_bands(bands: Sequence[Band], where: str) -> tuple[Band, ...]:
@@ -77,6 +79,16 @@ class _Env:
     async def store(self, unit: Unit, data: bytes, *, key: str | None = None) -> str:
         store = self._limits.overflow_store
         store_name = type(store).__name__
+        scrubber = self._limits.scrubber
+        if scrubber is not None:
+            # Before anything reaches a disk or a bucket: a spill outlives the run that made it.
+            if unit.text is not None and data is unit.data:
+                # Scrub the text the unit already holds rather than decoding a second copy of it.
+                scrubbed = scrubber.scrub(unit.text)
+                if scrubbed.counts:
+                    data = scrubbed.text.encode('utf-8', 'surrogatepass')
+            else:
+                data = scrubber.scrub_bytes(data).text
         try:
             handle = await store.write(key or unit.key, data)
         except Exception as error:
@@ -145,6 +157,10 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
 
     summary_prompt: str = DEFAULT_SUMMARY_PROMPT
     """Prompt for the built-in `Summarize`; must contain `{tool_name}` and `{output}`."""
+
+    scrubber: Scrubber | None = DEFAULT_SCRUBBER
+    """Replaces secrets (tokens, keys, `password=` assignments, bearer headers) before any store write,
+    because a spill outlives the run. `None` stores payloads verbatim; `Scrubber(extra=...)` adds formats."""
 
     _run: _RunState = field(default_factory=_RunState, init=False, repr=False, compare=False)
     _measurer: Measurer = field(init=False, repr=False, compare=False)

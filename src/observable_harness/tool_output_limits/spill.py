@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from pydantic_ai.messages import BinaryContent
 
+from ..bounded.salient import salient_excerpt
 from .bands import Reduced, ReductionEnv, TruncationStrategy
 from .truncate import excerpt
 
@@ -24,7 +25,14 @@ def read_instructions(read_tool_name: str, handle: str) -> str:
     )
 
 
-def render_stand_in(unit: Unit, handle: str, *, preview_chars: int, read_tool_name: str) -> str:
+def render_stand_in(
+    unit: Unit,
+    handle: str,
+    *,
+    preview_chars: int,
+    read_tool_name: str,
+    preview: TruncationStrategy = TruncationStrategy.salient,
+) -> str:
     """The short text the model sees in place of a spilled payload.
 
     A header with the total size and the handle, how to read it back, a one-line shape sketch for
@@ -37,29 +45,39 @@ def render_stand_in(unit: Unit, handle: str, *, preview_chars: int, read_tool_na
             f'it cannot be shown as text here. {read_instructions(read_tool_name, handle)}]'
         )
     text = unit.text
-    # Counting in the encoded bytes is a memchr scan; `str.count` over a megabyte is ~15x slower.
-    lines = unit.data.count(b'\n') + (0 if text.endswith('\n') else 1)
+    # No line count here: counting a megabyte's newlines costs as much as storing it, and the first
+    # read-back page states the total anyway.
     header = (
-        f'[Output of {unit.tool_name} stored whole: {len(text):,} chars, {lines:,} lines. '
-        f'{read_instructions(read_tool_name, handle)}]'
+        f'[Output of {unit.tool_name} stored whole: {len(text):,} chars. {read_instructions(read_tool_name, handle)}]'
     )
     parts = [header]
     sketch = unit.sketch()
     if sketch:
         parts.append(f'Shape: {sketch}')
-    head, tail = excerpt(text, preview_chars, TruncationStrategy.head_tail)
-    if head + tail >= len(text):
+    strategy = TruncationStrategy.head_tail if unit.structured else preview
+    if len(text) <= preview_chars:
         parts.append(text)
-    elif head or tail:
+    elif strategy is TruncationStrategy.salient:
+        shown = salient_excerpt(text, preview_chars)
+        parts.append(
+            f'Preview ({shown.kept_lines:,} of {shown.total_lines:,} lines, chosen by class: errors, results, ends):'
+        )
+        parts.append(shown.text)
+    else:
+        head, tail = excerpt(text, preview_chars, strategy)
         parts.append(f'Preview (first {head:,} and last {tail:,} of {len(text):,} chars):')
-        parts.append(text[:head].rstrip('\n'))
+        if head:
+            parts.append(text[:head].rstrip('\n'))
         parts.append(f'[… {len(text) - head - tail:,} chars not shown; read them back with the handle …]')
-        parts.append(text[len(text) - tail :])
+        if tail:
+            parts.append(text[len(text) - tail :])
     return '\n'.join(parts)
 
 
 async def spill_unit(action: Spill, unit: Unit, env: ReductionEnv) -> Reduced:
     """Store the unit whole; a store failure propagates so that `then` takes over."""
     handle = await env.store(unit, unit.data)
-    stand_in = render_stand_in(unit, handle, preview_chars=action.preview_chars, read_tool_name=env.read_tool_name)
+    stand_in = render_stand_in(
+        unit, handle, preview_chars=action.preview_chars, read_tool_name=env.read_tool_name, preview=action.preview
+    )
     return Reduced(stand_in, 'spill', handle=handle)

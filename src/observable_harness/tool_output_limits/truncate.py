@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..bounded.salient import salient_excerpt
 from .bands import ActionUnavailable, Reduced, ReductionEnv, TruncationStrategy
 
 if TYPE_CHECKING:
@@ -28,14 +29,20 @@ _SNAP_WINDOW = 0.2
 
 @dataclass(frozen=True, slots=True)
 class Cut:
-    """The result of cutting a text to a budget; `head_chars + cut_chars + tail_chars == total_chars`."""
+    """The result of cutting a text to a budget; `kept_chars + cut_chars == total_chars`."""
 
     text: str
     """What the model sees: kept excerpt(s) and the marker."""
     total_chars: int
-    head_chars: int
-    tail_chars: int
+    kept_chars: int
+    """Characters of the original shown (at the ends, or in the lines a salient cut kept)."""
     cut_chars: int
+    head_chars: int = 0
+    """For positional cuts, the kept characters at the start (the rest of `kept_chars` is at the end)."""
+
+    @property
+    def tail_chars(self) -> int:
+        return self.kept_chars - self.head_chars
 
     @property
     def was_cut(self) -> bool:
@@ -60,7 +67,7 @@ def _snap_tail(text: str, start: int) -> int:
 
 
 def excerpt(text: str, budget: int, strategy: TruncationStrategy) -> tuple[int, int]:
-    """Characters to keep at the head and at the tail so that together they fit `budget`."""
+    """Characters to keep at the head and at the tail so that together they fit `budget` (positional strategies)."""
     budget = max(0, min(budget, len(text)))
     if strategy is TruncationStrategy.head:
         return _snap_head(text, budget), 0
@@ -92,7 +99,9 @@ def cut_text(text: str, max_chars: int, strategy: TruncationStrategy, *, hint: s
     """
     total = len(text)
     if total <= max_chars:
-        return Cut(text, total, total, 0, 0)
+        return Cut(text, total, total, 0, total)
+    if strategy is TruncationStrategy.salient:
+        return _salient_cut(text, max_chars, hint)
     # The marker's length depends on the numbers it states, which depend on the room it leaves:
     # size it with the widest numbers it could carry, then keep what is left.
     widest = _marker(strategy, total=total, head=total, tail=total, cut=total, hint=hint)
@@ -108,7 +117,35 @@ def cut_text(text: str, max_chars: int, strategy: TruncationStrategy, *, hint: s
     pieces.append(marker)
     if tail:
         pieces.append('\n' + text[total - tail :])
-    return Cut(''.join(pieces), total, head, tail, cut)
+    return Cut(''.join(pieces), total, head + tail, cut, head)
+
+
+def _salient_marker(*, total: int, kept: int, lines: int, total_lines: int, gaps: int, hint: str) -> str:
+    return (
+        f'[… truncated by line class: {total - kept:,} of {total:,} chars cut in {gaps:,} '
+        f'place{"" if gaps == 1 else "s"}, '
+        f'kept {kept:,} chars in {lines:,} of {total_lines:,} lines (errors, results, the first and last lines). '
+        f'{hint} …]'
+    )
+
+
+def _salient_cut(text: str, max_chars: int, hint: str) -> Cut:
+    """Lines by class first: the marker goes on top, since the kept lines are spread over the whole text."""
+    total = len(text)
+    widest = _salient_marker(total=total, kept=total, lines=total, total_lines=total, gaps=total, hint=hint)
+    budget = max_chars - len(widest) - 1
+    if budget < 0:
+        raise ActionUnavailable(f'max_chars={max_chars} cannot hold the truncation marker')
+    excerpt = salient_excerpt(text, budget)
+    marker = _salient_marker(
+        total=total,
+        kept=excerpt.kept_chars,
+        lines=excerpt.kept_lines,
+        total_lines=excerpt.total_lines,
+        gaps=excerpt.gaps,
+        hint=hint,
+    )
+    return Cut(f'{marker}\n{excerpt.text}', total, excerpt.kept_chars, excerpt.cut_chars)
 
 
 def truncate_unit(action: Truncate, unit: Unit, env: ReductionEnv) -> Reduced:

@@ -1,0 +1,119 @@
+"""The line classifier on real command output produced during the run (SPEC BTO-5)."""
+
+from __future__ import annotations
+
+import pytest
+
+from observable_harness.bounded import LineClass, classify_line, classify_lines
+from observable_harness.bounded.lines import exit_status_of, is_section_header, line_shape
+from tests.bounded.real_outputs import RealOutput
+
+
+def classes_of(output: RealOutput) -> list[tuple[str, LineClass]]:
+    lines = output.text.splitlines()
+    return list(zip(lines, classify_lines(lines).classes, strict=True))
+
+
+def test_compiler_errors_warnings_and_context(real_outputs: dict[str, RealOutput]) -> None:
+    gcc = real_outputs.get('gcc')
+    if gcc is None:
+        pytest.skip('no C compiler on this machine')
+    classified = classes_of(gcc)
+    errors = [line for line, cls in classified if cls is LineClass.error]
+    assert errors == [line for line, _ in classified if ': error: ' in line]
+    assert len(errors) >= 4
+    assert {cls for line, cls in classified if ': warning: ' in line} == {LineClass.warning}
+    # The source excerpt and the caret under it locate the error: stack, not noise.
+    assert {cls for line, cls in classified if line.lstrip().startswith('|')} == {LineClass.stack}
+    assert {cls for line, cls in classified if ': note: ' in line} == {LineClass.stack}
+
+
+def test_pytest_failures_tracebacks_progress_and_summary(real_outputs: dict[str, RealOutput]) -> None:
+    classified = classes_of(real_outputs['pytest'])
+    by_line = dict(classified)
+    final = classified[-1][0]
+    assert by_line[final] is LineClass.summary and 'failed' in final and 'passed' in final
+    assert all(cls is LineClass.error for line, cls in classified if line.startswith(('E   ', 'FAILED ')))
+    # Every passing test's line is progress or a repeat of one: noise for a failing run.
+    passed = [cls for line, cls in classified if line.endswith('%]') and ' PASSED ' in line]
+    assert len(passed) == 120
+    assert set(passed) <= {LineClass.progress, LineClass.repeated}
+    # Source lines inside the FAILURES section are the traceback.
+    assert any(cls is LineClass.stack and line.startswith('>') for line, cls in classified)
+
+
+def test_listing_paths_are_payload_even_when_named_like_errors(real_outputs: dict[str, RealOutput]) -> None:
+    classified = classes_of(real_outputs['find'])
+    assert any(line.endswith('/urllib/error.py') for line, _ in classified)
+    assert {cls for _, cls in classified} <= {LineClass.normal, LineClass.repeated}
+
+
+def test_pip_log_error_and_progress(real_outputs: dict[str, RealOutput]) -> None:
+    classified = classes_of(real_outputs['pip'])
+    assert any(cls is LineClass.error and 'metadata-generation-failed' in line for line, cls in classified)
+    copying = [cls for line, cls in classified if line.lstrip().startswith('copying ')]
+    assert len(copying) == 150
+    assert set(copying) <= {LineClass.progress, LineClass.repeated}
+
+
+@pytest.mark.parametrize(
+    ('line', 'expected'),
+    [
+        ('', LineClass.blank),
+        ('   ', LineClass.blank),
+        ('Traceback (most recent call last):', LineClass.stack),
+        ('  File "/app/x.py", line 3, in <module>', LineClass.stack),
+        ("KeyError: 'b'", LineClass.error),
+        ('npm ERR! code ELIFECYCLE', LineClass.error),
+        ('make: *** [Makefile:12: all] Error 2', LineClass.error),
+        ('2026-11-29 10:00:01 ERROR db: connection refused', LineClass.error),
+        ('ld: cannot find -lfoo', LineClass.error),
+        ('WARNING: pip is configured with locations that require TLS', LineClass.warning),
+        ('DeprecationWarning: use load() instead', LineClass.warning),
+        ('Successfully installed requests-2.32.0', LineClass.summary),
+        ('Ran 12 tests in 0.004s', LineClass.summary),
+        ('exit status 2', LineClass.summary),
+        ('Downloading numpy-2.1.0.tar.gz (18.9 MB)', LineClass.progress),
+        ('   ━━━━━━━━━━━━━━━━━━━━━ 18.9/18.9 MB 40.1 MB/s eta 0:00:00', LineClass.progress),
+        ('/usr/lib/python3/urllib/error.py', LineClass.normal),
+        ('hello world', LineClass.normal),
+    ],
+)
+def test_single_lines(line: str, expected: LineClass) -> None:
+    assert classify_line(line) is expected
+
+
+def test_repeats_are_lines_shaped_like_the_previous_one() -> None:
+    lines = ['retry 1 of 50: connection refused'] + [f'retry {i} of 50: connection refused' for i in range(2, 40)]
+    classification = classify_lines(lines)
+    assert classification.classes[0] is LineClass.error
+    assert set(classification.classes[1:]) == {LineClass.repeated}
+    assert set(classification.bases) == {LineClass.error}
+    assert line_shape('a 1  b') == line_shape('a 22 b')
+
+
+def test_python_traceback_ends_with_its_exception_line() -> None:
+    lines = [
+        'Traceback (most recent call last):',
+        '  File "a.py", line 1, in f',
+        '    g()',
+        'custom failure text',
+        'next',
+    ]
+    assert classify_lines(lines).classes == [
+        LineClass.stack,
+        LineClass.stack,
+        LineClass.stack,
+        LineClass.error,
+        LineClass.normal,
+    ]
+
+
+def test_exit_status_and_section_headers() -> None:
+    assert exit_status_of('exit=1') == 1
+    assert exit_status_of('Process exited with code 137') == 137
+    assert exit_status_of('exit status 0') == 0
+    assert exit_status_of('the exit is near') is None
+    assert is_section_header('=================== FAILURES ===================')
+    assert is_section_header('## Results')
+    assert not is_section_header('a = b')
