@@ -123,7 +123,7 @@ def report(results: dict[tuple[str, str, str], list[float]], rounds: int) -> Non
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser = argparse.ArgumentParser(description='Spill and read-back latency, ObjectStore against LocalFileStore.')
     parser.add_argument('--rounds', type=int, default=15)
     args = parser.parse_args()
     server, endpoint = start_moto()

@@ -209,8 +209,8 @@ class ObjectStore(AgePruning):
         prefix = str(prefix).rstrip('/')
         if not prefix.strip('/'):
             raise ValueError(
-                f'ObjectStore({_display(self.url)!r}) names no prefix: spills would land at the top of the '
-                'bucket or file system, and pruning would sweep all of it. Add a prefix, like s3://bucket/spills.'
+                f'ObjectStore({_display(self.url)!r}) names no prefix: spills would land at the root of the '
+                'storage, and pruning would sweep all of it. Add a prefix, like s3://bucket/spills.'
             )
         local_type = importlib.import_module('fsspec.implementations.local').LocalFileSystem
         self._fs = cast('_FileSystem', filesystem)
