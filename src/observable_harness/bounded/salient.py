@@ -4,8 +4,8 @@ A head+tail cut by position hides an error that sits in the middle and spends it
 preamble. Here lines are chosen by what losing them risks: the last line (exit status, result),
 the first error of a cascade, summary and result lines (latest first), the other errors, the first
 line for context; only then plain lines from the tail (where command output puts its cause) and
-the head, and last of all repeated and progress lines, so a spare budget is not left empty. Kept lines stay in their original order; each run of lines left out is marked
-`[… N lines …]`.
+the head, and last of all repeated and progress lines, so a spare budget is not left empty. Kept
+lines stay in their original order; each run of lines left out is marked `[… N lines …]`.
 
 The cost stays bounded on the hot path: lines are classified only in a head and a tail window,
 the middle is searched for a few literal error markers (C-speed scans) over at most `scan_limit`
