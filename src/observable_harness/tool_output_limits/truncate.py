@@ -7,6 +7,7 @@ the size of the whole, and the marker's characters count against the budget they
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,12 @@ NOT_KEPT_HINT = (
     'The full output was not kept: to see the rest, call the tool again with a narrower request '
     '(an offset/limit, a more specific pattern or filter).'
 )
+SHORT_HINT = 'Ask the tool more narrowly for the rest.'
+"""The hint a tight budget gets instead of `NOT_KEPT_HINT`: the marker must leave room for content."""
+_MARKER_SHARE = 0.5
+"""A marker may take at most this share of `max_chars`; beyond it the hint gets shorter, then goes."""
+_MIN_SALIENT_BUDGET = 200
+"""Below this, a salient cut could show a line or two at most: cut by position instead."""
 _SNAP_WINDOW = 0.2
 """Move a cut to a line break when one lies within this share of the kept span: whole lines read better."""
 
@@ -87,7 +94,15 @@ def _marker(strategy: TruncationStrategy, *, total: int, head: int, tail: int, c
         kept = f'kept the last {tail:,}'
     else:
         kept = f'kept the first {head:,} and the last {tail:,}'
-    return f'[… truncated: {cut:,} of {total:,} chars cut, {kept}. {hint} …]'
+    return f'[… truncated: {cut:,} of {total:,} chars cut, {kept}.{" " + hint if hint else ""} …]'
+
+
+def _fitting_hint(max_chars: int, hint: str, marker: Callable[[str], str]) -> str:
+    """`hint`, or a shorter one, or none: whichever keeps the widest marker within its share of the budget."""
+    for candidate in (hint, SHORT_HINT):
+        if len(marker(candidate)) <= max_chars * _MARKER_SHARE:
+            return candidate
+    return ''
 
 
 def cut_text(text: str, max_chars: int, strategy: TruncationStrategy, *, hint: str = NOT_KEPT_HINT) -> Cut:
@@ -104,6 +119,9 @@ def cut_text(text: str, max_chars: int, strategy: TruncationStrategy, *, hint: s
         return _salient_cut(text, max_chars, hint)
     # The marker's length depends on the numbers it states, which depend on the room it leaves:
     # size it with the widest numbers it could carry, then keep what is left.
+    hint = _fitting_hint(
+        max_chars, hint, lambda h: _marker(strategy, total=total, head=total, tail=total, cut=total, hint=h)
+    )
     widest = _marker(strategy, total=total, head=total, tail=total, cut=total, hint=hint)
     budget = max_chars - len(widest) - 2  # the marker sits on its own line
     if budget < 0:
@@ -124,18 +142,24 @@ def _salient_marker(*, total: int, kept: int, lines: int, total_lines: int, gaps
     return (
         f'[… truncated by line class: {total - kept:,} of {total:,} chars cut in {gaps:,} '
         f'place{"" if gaps == 1 else "s"}, '
-        f'kept {kept:,} chars in {lines:,} of {total_lines:,} lines (errors, results, the first and last lines). '
-        f'{hint} …]'
+        f'kept {kept:,} chars in {lines:,} of {total_lines:,} lines (errors, results, the first and last lines).'
+        f'{" " + hint if hint else ""} …]'
     )
 
 
 def _salient_cut(text: str, max_chars: int, hint: str) -> Cut:
     """Lines by class first: the marker goes on top, since the kept lines are spread over the whole text."""
     total = len(text)
-    widest = _salient_marker(total=total, kept=total, lines=total, total_lines=total, gaps=total, hint=hint)
+
+    def widest_marker(h: str) -> str:
+        return _salient_marker(total=total, kept=total, lines=total, total_lines=total, gaps=total, hint=h)
+
+    hint = _fitting_hint(max_chars, hint, widest_marker)
+    widest = widest_marker(hint)
     budget = max_chars - len(widest) - 1
-    if budget < 0:
-        raise ActionUnavailable(f'max_chars={max_chars} cannot hold the truncation marker')
+    if budget < _MIN_SALIENT_BUDGET:
+        # Too small for lines to be chosen among: a positional cut still keeps both ends.
+        return cut_text(text, max_chars, TruncationStrategy.head_tail, hint=hint)
     excerpt = salient_excerpt(text, budget)
     marker = _salient_marker(
         total=total,
