@@ -23,7 +23,7 @@ from observable_harness.bounded import LineClass, classify_lines
 from observable_harness.bounded.salient import _WIDEST_GAP, HEAD_WINDOW, TAIL_WINDOW
 from observable_harness.tool_output_limits import Truncate, TruncationStrategy
 from observable_harness.tool_output_limits.bands import MIN_TRUNCATE_CHARS
-from observable_harness.tool_output_limits.truncate import cut_text
+from observable_harness.tool_output_limits.truncate import Cut, cut_text
 
 LOG_LINES = [
     '$ make test',
@@ -90,6 +90,10 @@ def test_a_positional_cut_fits_keeps_the_ends_it_names_and_adds_up(
     if len(text) <= max_chars:
         assert cut.text == text
         return
+    assert_positional_cut(cut, text, max_chars, strategy)
+
+
+def assert_positional_cut(cut: Cut, text: str, max_chars: int, strategy: TruncationStrategy) -> None:
     [marker] = POSITIONAL_MARKER.findall(cut.text)
     cut_chars, total, head, tail = (number(group) for group in marker)
     assert (cut_chars, total, head, tail) == (cut.cut_chars, len(text), cut.head_chars, cut.tail_chars)
@@ -103,7 +107,9 @@ def test_a_positional_cut_fits_keeps_the_ends_it_names_and_adds_up(
         assert head == 0
     # The room the marker leaves (sized at its widest numbers) goes to text; only moving a cut to a line
     # break may give back up to a fifth of it.
-    widest = re.sub(r'\d[\d,]*', f'{total:,}', POSITIONAL_LINE.search(cut.text).group(0))  # type: ignore[union-attr]
+    marker_line = POSITIONAL_LINE.search(cut.text)
+    assert marker_line is not None
+    widest = re.sub(r'\d[\d,]*', f'{total:,}', marker_line.group(0))
     room = max_chars - len(widest) - 2
     assert head + tail >= room * 4 // 5 - 2
 
@@ -139,6 +145,10 @@ def test_a_salient_cut_fits_keeps_the_last_and_first_lines_and_adds_up(text: str
     assert cut.kept_chars + cut.cut_chars == cut.total_chars == len(text)
     if len(text) <= max_chars:
         assert cut.text == text
+        return
+    if not SALIENT_MARKER.search(cut.text):
+        # Too little room to choose lines among: the cut falls back to both ends, by position.
+        assert_positional_cut(cut, text, max_chars, TruncationStrategy.head_tail)
         return
     marker_line, _, excerpt = cut.text.partition('\n')
     [marker] = SALIENT_MARKER.findall(marker_line)

@@ -6,7 +6,6 @@ import asyncio
 import dataclasses
 import errno
 import os
-import re
 import stat
 import subprocess
 import threading
@@ -32,7 +31,6 @@ from observable_harness.tool_output_limits import (
     UnknownHandle,
     UnsafeStoreRoot,
 )
-from observable_harness.tool_output_limits.read_back import build_read_toolset
 from observable_harness.tool_output_limits.store import MAX_HANDLE_CHARS, default_root
 
 NOBODY = 65534
@@ -653,20 +651,6 @@ def test_a_warning_filter_set_to_error_does_not_kill_the_prune_thread(
         run(store.write('run/call.1', b'y'))
         store._prune_thread.join()
     assert thread_errors == []
-
-
-def python_examples(obj: object) -> list[str]:
-    import inspect
-    import textwrap
-
-    doc = inspect.getdoc(obj) or ''
-    return [textwrap.dedent(block) for block in re.findall(r'```python\n(.*?)```', doc, re.DOTALL)]
-
-
-@pytest.mark.parametrize('obj', [OverflowStore, LocalFileStore, build_read_toolset], ids=lambda o: o.__name__)
-def test_docstring_examples_run(obj: object) -> None:
-    [example] = python_examples(obj)
-    exec(compile(example, f'<docstring of {obj!r}>', 'exec'), {})
 
 
 @pytest.mark.parametrize('durable', [False, True])

@@ -4,8 +4,8 @@ A head+tail cut by position hides an error that sits in the middle and spends it
 preamble. Here lines are chosen by what losing them risks: the last line (exit status, result),
 the first error of a cascade, summary and result lines (latest first), the other errors, the first
 line for context; only then plain lines from the tail (where command output puts its cause) and
-the head. Kept lines stay in their original order; each run of lines left out is marked
-`[… N lines …]`.
+the head, and last of all repeated and progress lines, so a spare budget is not left empty. Kept
+lines stay in their original order; each run of lines left out is marked `[… N lines …]`.
 
 The cost stays bounded on the hot path: lines are classified only in a head and a tail window,
 the middle is searched for a few literal error markers (C-speed scans) over at most `scan_limit`
@@ -130,9 +130,16 @@ def salient_excerpt(text: str, budget: int, *, max_line_chars: int = 400, scan_l
 
     >>> log = '\\n'.join(['$ make test'] + [f'test {i} ok' for i in range(500)] + ['ERROR: 1 test failed', 'exit=2'])
     >>> excerpt = salient_excerpt(log, 150)
-    >>> print(excerpt.text)  # five hundred lines of one shape are not worth a character
+    >>> print(excerpt.text)  # the error and the status first; lines of one shape only fill what is left
     $ make test
-    [… 500 lines …]
+    [… 493 lines …]
+    test 493 ok
+    test 494 ok
+    test 495 ok
+    test 496 ok
+    test 497 ok
+    test 498 ok
+    test 499 ok
     ERROR: 1 test failed
     exit=2
     >>> excerpt.kept_chars + excerpt.cut_chars == len(log)
@@ -181,10 +188,16 @@ def salient_excerpt(text: str, budget: int, *, max_line_chars: int = 400, scan_l
     plain = (LineClass.normal, LineClass.stack)
     ranked += [(6, -line.start) for line in tail if classes.get(line.start) in plain]
     ranked += [(7, line.start) for line in head if classes.get(line.start) in plain]
+    # Budget still left: noise (repeats, progress) beats an empty screen, nearest the ends first.
+    noise = (LineClass.repeated, LineClass.progress)
+    ranked += [(8, -line.start) for line in tail if classes.get(line.start) in noise]
+    ranked += [(9, line.start) for line in head if classes.get(line.start) in noise]
     ranked.sort()
 
     kept = _choose(view, spans, ranked, budget, max_line_chars)
     rendered, shown_chars, gaps = _render(view, spans, kept)
+    if len(rendered) > budget:  # not even one gap marker fits: show nothing rather than break the budget
+        return Excerpt('', total, 0, total_lines, 0, 0)
     return Excerpt(rendered, total, min(shown_chars, total), total_lines, len(kept), gaps)
 
 

@@ -20,7 +20,7 @@ import logging
 import threading
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, Self, TypeAlias, cast
 
 from opentelemetry import metrics, trace
 from opentelemetry.metrics import CallbackOptions, Meter, Observation
@@ -129,15 +129,13 @@ def _labels(spec: MetricSpec, key: Sequence[LabelValue]) -> dict[str, AttributeV
     return dict(zip(spec.labels, key, strict=True))
 
 
-class Counter:
-    """A monotonic counter whose cumulative cells the SDK observes at collection time.
+class _Recorder:
+    """What the three recorders share: one instance per instrument name, registered for binding."""
 
-    `add(amount, *label_values)` takes label values in the order of `spec.labels`.
-    """
+    __slots__ = ('_lock', 'spec')
+    kind: ClassVar[str]
 
-    __slots__ = ('_lock', '_values', 'spec')
-
-    def __new__(cls, spec: MetricSpec) -> Counter:
+    def __new__(cls, spec: MetricSpec) -> Self:
         # One recorder per instrument name, whoever asks: two observable instruments of one name
         # would make the SDK drop one of them, and with it half the data.
         existing = _INSTRUMENTS.by_name.get(spec.name)
@@ -146,6 +144,28 @@ class Counter:
                 raise ValueError(f'instrument {spec.name!r} is already registered as {existing.spec!r}')
             return existing
         return super().__new__(cls)
+
+    def _claim(self, spec: MetricSpec) -> bool:
+        """Set up a new recorder; False when `__new__` returned the one already registered."""
+        if _INSTRUMENTS.by_name.get(spec.name) is self:
+            return False
+        if spec.kind != self.kind:
+            raise ValueError(f'{spec.name!r} is a {spec.kind}, not a {self.kind}')
+        self.spec = spec
+        self._lock = threading.Lock()
+        return True
+
+    def _register(self) -> None:
+        _INSTRUMENTS.add(cast('Counter | Gauge | Histogram', self))
+
+
+class Counter(_Recorder):
+    """A monotonic counter whose cumulative cells the SDK observes at collection time.
+
+    `add(amount, *label_values)` takes label values in the order of `spec.labels`.
+    """
+
+    __slots__ = ('_lock', '_values', 'spec')
 
     def __init__(self, spec: MetricSpec) -> None:
         if _INSTRUMENTS.by_name.get(spec.name) is self:
@@ -189,20 +209,10 @@ class Counter:
         return [Observation(value, _labels(self.spec, key)) for key, value in snapshot]
 
 
-class Gauge:
+class Gauge(_Recorder):
     """A last-value gauge (configured thresholds), observed at collection time."""
 
     __slots__ = ('_lock', '_values', 'spec')
-
-    def __new__(cls, spec: MetricSpec) -> Gauge:
-        # One recorder per instrument name, whoever asks: two observable instruments of one name
-        # would make the SDK drop one of them, and with it half the data.
-        existing = _INSTRUMENTS.by_name.get(spec.name)
-        if existing is not None:
-            if not isinstance(existing, cls) or existing.spec != spec:
-                raise ValueError(f'instrument {spec.name!r} is already registered as {existing.spec!r}')
-            return existing
-        return super().__new__(cls)
 
     def __init__(self, spec: MetricSpec) -> None:
         if _INSTRUMENTS.by_name.get(spec.name) is self:
@@ -232,30 +242,17 @@ class Gauge:
         return [Observation(value, _labels(self.spec, key)) for key, value in snapshot]
 
 
-class Histogram:
+class Histogram(_Recorder):
     """A histogram whose samples are queued on the hot path and recorded by the SDK at collection."""
 
-    __slots__ = ('_instrument', '_lock', '_pending', 'spec')
-
-    def __new__(cls, spec: MetricSpec) -> Histogram:
-        # One recorder per instrument name, whoever asks: two observable instruments of one name
-        # would make the SDK drop one of them, and with it half the data.
-        existing = _INSTRUMENTS.by_name.get(spec.name)
-        if existing is not None:
-            if not isinstance(existing, cls) or existing.spec != spec:
-                raise ValueError(f'instrument {spec.name!r} is already registered as {existing.spec!r}')
-            return existing
-        return super().__new__(cls)
+    __slots__ = ('_instrument', '_pending')
+    kind = 'histogram'
 
     def __init__(self, spec: MetricSpec) -> None:
-        if _INSTRUMENTS.by_name.get(spec.name) is self:
-            return
-        assert spec.kind == 'histogram', spec
-        self.spec = spec
-        self._lock = threading.Lock()
-        self._pending: list[tuple[float, tuple[LabelValue, ...]]] = []
-        self._instrument: Any = None
-        _INSTRUMENTS.add(self)
+        if self._claim(spec):
+            self._pending: list[tuple[float, tuple[LabelValue, ...]]] = []
+            self._instrument: Any = None
+            self._register()
 
     def record(self, value: float, *label_values: LabelValue) -> None:
         if not _INSTRUMENTS.registered:

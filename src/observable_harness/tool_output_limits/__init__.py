@@ -2,7 +2,7 @@
 
 ```python
 from observable_harness.tool_output_limits import (Band, Spill, Summarize, Truncate, Passthrough,
-    TruncationStrategy, LocalFileStore, OverflowStore, indented_json, json_lines)
+    TruncationStrategy, LocalFileStore, ObjectStore, OverflowStore, indented_json, json_lines)
 ```
 """
 
@@ -21,6 +21,7 @@ from .bands import (
     TruncationStrategy,
 )
 from .capability import DEFAULT_BANDS, ToolOutputLimits
+from .object_store import ObjectStore
 from .payload import Unit, compact_json, indented_json, json_lines
 from .store import (
     ForbiddenHandle,
@@ -40,6 +41,7 @@ __all__ = [
     'ForbiddenHandle',
     'InvalidHandle',
     'LocalFileStore',
+    'ObjectStore',
     'OverflowStore',
     'OverflowStoreWarning',
     'Passthrough',

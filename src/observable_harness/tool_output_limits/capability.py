@@ -82,7 +82,13 @@ class _Env:
         scrubber = self._limits.scrubber
         if scrubber is not None:
             # Before anything reaches a disk or a bucket: a spill outlives the run that made it.
-            data = scrubber.scrub_bytes(data).text
+            if unit.text is not None and data is unit.data:
+                # Scrub the text the unit already holds rather than decoding a second copy of it.
+                scrubbed = scrubber.scrub(unit.text)
+                if scrubbed.counts:
+                    data = scrubbed.text.encode('utf-8', 'surrogatepass')
+            else:
+                data = scrubber.scrub_bytes(data).text
         try:
             handle = await store.write(key or unit.key, data)
         except Exception as error:

@@ -55,7 +55,9 @@ def render_stand_in(
     if sketch:
         parts.append(f'Shape: {sketch}')
     strategy = TruncationStrategy.head_tail if unit.structured else preview
-    if len(text) <= preview_chars:
+    if preview_chars <= 0:
+        pass  # no preview asked for: the header and the sketch say what was stored
+    elif len(text) <= preview_chars:
         parts.append(text)
     elif strategy is TruncationStrategy.salient:
         shown = salient_excerpt(text, preview_chars)

@@ -28,9 +28,6 @@ import re
 import secrets
 import stat
 import tempfile
-import threading
-import time
-import warnings
 from collections import Counter as Tally
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -40,7 +37,8 @@ from typing import Protocol, runtime_checkable
 import anyio.to_thread
 
 from .._hashing import content_hash
-from ..telemetry.storage import PruneRecord, record_prune
+from ..telemetry.storage import PruneRecord
+from ._age_pruning import AgePruning, OverflowStoreWarning
 
 __all__ = [
     'MAX_HANDLE_CHARS',
@@ -117,10 +115,6 @@ class UnsafeStoreRoot(StoreError):
     """The store's root directory failed a safety check, so the store reads and writes nothing."""
 
 
-class OverflowStoreWarning(UserWarning):
-    """Something went wrong off the hot path (a prune could not delete a file) and the run went on."""
-
-
 MAX_HANDLE_CHARS = 1024
 """Longer handles are rejected before any file system call: no key this library builds comes close."""
 
@@ -171,13 +165,13 @@ def _split(key: str, what: str) -> list[str]:
     return [_segment(part) for part in parts]
 
 
-def _key_segments(key: str) -> list[str]:
+def key_segments(key: str) -> list[str]:
     """The sanitized segments a key is written under. Never leaves the root, whatever the key."""
     _check_length(key, 'key')
     return _split(key, 'key')
 
 
-def _handle_segments(handle: str) -> list[str]:
+def handle_segments(handle: str) -> list[str]:
     """The segments a handle is read from, or the reason it is refused.
 
     Reads are stricter than writes: a handle is something a model typed, so a NUL byte is malformed
@@ -221,8 +215,66 @@ def _open_temporary(root: str, directory: str, name: str) -> tuple[int, str]:
     return os.open(temporary, flags, 0o600), temporary
 
 
+def write_atomically(root: str, segments: list[str], data: bytes, *, durable: bool = False) -> None:
+    """Write `data` to `root/<segments>` through a temporary file and a rename, so no reader sees half of it.
+
+    `root` is a real path (no links in it); directories are created private (`0700`), the file `0600`.
+    A link planted on the way that leaves `root` is refused with `ForbiddenHandle`.
+    """
+    directory = os.path.join(root, *segments[:-1])
+    final = os.path.join(directory, segments[-1])
+    try:
+        fd, temporary = _open_temporary(root, directory, segments[-1])
+    except FileNotFoundError:
+        # A concurrent prune removed the (empty, old) directory after makedirs: make it again.
+        fd, temporary = _open_temporary(root, directory, segments[-1])
+    try:
+        with os.fdopen(fd, 'wb') as file:
+            file.write(data)
+            if durable:
+                file.flush()
+                os.fsync(file.fileno())
+        os.replace(temporary, final)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def read_regular_file(root: str, segments: list[str]) -> bytes:
+    """The bytes of the regular file at `root/<segments>`, never following a link out of `root`.
+
+    `root` is a real path. Raises `UnknownHandle` (nothing there, or a directory) and `ForbiddenHandle`
+    (a link leaving `root`, a link swapped in meanwhile, a FIFO or device).
+    """
+    target = os.path.realpath(os.path.join(root, *segments))
+    if not _within(target, root):
+        raise ForbiddenHandle('the handle resolves to a place outside the store')
+    try:
+        # No-follow: the resolved path holds no links, so one appearing now is a swap. Non-blocking:
+        # a FIFO planted in the root must not hang the read.
+        fd = os.open(target, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_CLOEXEC)
+    except (FileNotFoundError, NotADirectoryError):
+        raise UnknownHandle('nothing is stored under this handle') from None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise ForbiddenHandle('the handle resolves to a link') from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise UnknownHandle('this handle names a directory of stored outputs, not one output')
+        if not stat.S_ISREG(mode):
+            raise ForbiddenHandle('the handle names something that is not a regular file')
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, 'rb') as file:
+        return file.read()
+
+
 @dataclass
-class LocalFileStore:
+class LocalFileStore(AgePruning):
     """The default overflow store: one file per spilled payload under a private per-user directory.
 
     Files are kept after the run, so a later run or another agent of the same user can still read a
@@ -267,18 +319,9 @@ class LocalFileStore:
     so the default is off; turn it on when a spill must outlive a power loss."""
 
     _root: Path = field(init=False, repr=False)
-    _prune_lock: threading.Lock = field(init=False, repr=False, compare=False, default_factory=threading.Lock)
-    _prune_thread: threading.Thread | None = field(init=False, repr=False, compare=False, default=None)
-    _last_prune_start: float | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
-        if self.cleanup_after is not None and self.cleanup_after <= timedelta(0):
-            raise ValueError(
-                f'cleanup_after must be a positive timedelta, got {self.cleanup_after!r}; '
-                'use None to keep files forever'
-            )
-        if self.prune_interval < timedelta(0):
-            raise ValueError(f'prune_interval must not be negative, got {self.prune_interval!r}')
+        self._init_pruning()
         # Resolved once, so a later chdir cannot move the store under a running agent.
         self._root = default_root() if self.base_dir is None else Path(self.base_dir).expanduser().absolute()
 
@@ -295,7 +338,7 @@ class LocalFileStore:
         Raises `InvalidHandle` for an empty or oversized key, `UnsafeStoreRoot` for a refused root,
         and `OSError` when the file system fails (full disk, read-only root).
         """
-        segments = _key_segments(key)
+        segments = key_segments(key)
         await anyio.to_thread.run_sync(self._write_file, segments, data)
         self._schedule_prune()
         return '/'.join(segments)
@@ -306,7 +349,7 @@ class LocalFileStore:
         Raises `InvalidHandle`, `ForbiddenHandle`, `UnknownHandle` or `UnsafeStoreRoot` (see the module
         docstring); never reads outside the root.
         """
-        segments = _handle_segments(handle)
+        segments = handle_segments(handle)
         return await anyio.to_thread.run_sync(self._read_file, segments)
 
     # --- the root ---------------------------------------------------------------------------------
@@ -351,82 +394,18 @@ class LocalFileStore:
     def _write_file(self, segments: list[str], data: bytes) -> None:
         root = self._checked_root(create=True)
         assert root is not None
-        directory = os.path.join(root, *segments[:-1])
-        final = os.path.join(directory, segments[-1])
-        try:
-            fd, temporary = _open_temporary(root, directory, segments[-1])
-        except FileNotFoundError:
-            # A concurrent prune removed the (empty, old) directory after makedirs: make it again.
-            fd, temporary = _open_temporary(root, directory, segments[-1])
-        try:
-            with os.fdopen(fd, 'wb') as file:
-                file.write(data)
-                if self.durable:
-                    file.flush()
-                    os.fsync(file.fileno())
-            os.replace(temporary, final)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+        write_atomically(root, segments, data, durable=self.durable)
 
     def _read_file(self, segments: list[str]) -> bytes:
         root = self._checked_root(create=False)
         if root is None:
             raise UnknownHandle('nothing has been stored yet')
-        target = os.path.realpath(os.path.join(root, *segments))
-        if not _within(target, root):
-            raise ForbiddenHandle('the handle resolves to a place outside the store')
-        try:
-            # No-follow: the resolved path holds no links, so one appearing now is a swap. Non-blocking:
-            # a FIFO planted in the root must not hang the read.
-            fd = os.open(target, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_CLOEXEC)
-        except (FileNotFoundError, NotADirectoryError):
-            raise UnknownHandle('nothing is stored under this handle') from None
-        except OSError as error:
-            if error.errno == errno.ELOOP:
-                raise ForbiddenHandle('the handle resolves to a link') from None
-            raise
-        try:
-            mode = os.fstat(fd).st_mode
-            if stat.S_ISDIR(mode):
-                raise UnknownHandle('this handle names a directory of stored outputs, not one output')
-            if not stat.S_ISREG(mode):
-                raise ForbiddenHandle('the handle names something that is not a regular file')
-        except BaseException:
-            os.close(fd)
-            raise
-        with os.fdopen(fd, 'rb') as file:
-            return file.read()
+        return read_regular_file(root, segments)
 
     # --- pruning ------------------------------------------------------------------------------
 
-    def prune_now(self, older_than: timedelta | None = None) -> PruneRecord:
-        """Delete files whose modification time is older than `older_than` (default `cleanup_after`).
-
-        Synchronous: for tests and cron-like use. Never raises for what it meets on disk: failures are
-        counted in the returned record and telemetry, and reported once with `OverflowStoreWarning`.
-        Empty directories that have not changed since the cutoff go too. Access times are not used:
-        `noatime`/`relatime` mounts make them meaningless.
-        """
-        age = self.cleanup_after if older_than is None else older_than
-        if age is None:
-            raise ValueError('nothing to prune against: pass prune_now(older_than=timedelta(...)) or set cleanup_after')
-        if age <= timedelta(0):
-            raise ValueError(f'older_than must be a positive timedelta, got {age!r}')
-        start_ns = time.time_ns()
-        cutoff = time.time() - age.total_seconds()
-        record = self._prune(cutoff)
-        record_prune(record, start_ns)
-        if record.errors:
-            reasons = ', '.join(f'{name} x{count}' for name, count in sorted(record.failures.items()))
-            warnings.warn(
-                f'pruning the overflow store at {self._root} met {record.errors} error(s) ({reasons}); the entries '
-                'involved were kept. Check their permissions, or remove them by hand.',
-                OverflowStoreWarning,
-                stacklevel=2,
-            )
-        return record
+    def _location(self) -> str:
+        return str(self._root)
 
     def _prune(self, cutoff: float) -> PruneRecord:
         failures: Tally[str] = Tally()
@@ -479,37 +458,3 @@ class LocalFileStore:
                 failures[type(error).__name__] += 1
                 left += 1
         return left == 0
-
-    def _schedule_prune(self) -> None:
-        if self.cleanup_after is None:
-            return
-        now = time.monotonic()
-        with self._prune_lock:
-            running = self._prune_thread is not None and self._prune_thread.is_alive()
-            recent = (
-                self._last_prune_start is not None
-                and now - self._last_prune_start < self.prune_interval.total_seconds()
-            )
-            if running or recent:
-                return
-            self._last_prune_start = now
-            thread = threading.Thread(target=self._prune_in_background, name='observable-harness-prune', daemon=True)
-            self._prune_thread = thread
-        try:
-            thread.start()
-        except RuntimeError as error:  # the interpreter is out of threads or shutting down
-            self._warn_quietly(f'could not start the background prune of {self._root} ({type(error).__name__})')
-
-    def _prune_in_background(self) -> None:
-        try:
-            self.prune_now()
-        except Exception as error:
-            # prune_now only raises for a bad configuration or a warning filter set to "error";
-            # neither may escape a daemon thread.
-            self._warn_quietly(f'the background prune of {self._root} failed ({type(error).__name__}: {error})')
-
-    @staticmethod
-    def _warn_quietly(message: str) -> None:
-        # A warning filter set to "error" must not kill the thread either.
-        with contextlib.suppress(Exception):
-            warnings.warn(message, OverflowStoreWarning, stacklevel=2)

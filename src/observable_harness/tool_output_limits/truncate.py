@@ -7,6 +7,7 @@ the size of the whole, and the marker's characters count against the budget they
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,8 +24,12 @@ NOT_KEPT_HINT = (
     'The full output was not kept: to see the rest, call the tool again with a narrower request '
     '(an offset/limit, a more specific pattern or filter).'
 )
-SHORT_HINT = 'Call the tool again with a narrower request.'
-"""The hint where the full one does not fit the budget: a small `max_chars` must still hold the numbers."""
+SHORT_HINT = 'Ask the tool more narrowly for the rest.'
+"""The hint a tight budget gets instead of `NOT_KEPT_HINT`: the marker must leave room for content."""
+_MARKER_SHARE = 0.5
+"""A marker may take at most this share of `max_chars`; beyond it the hint gets shorter, then goes."""
+_MIN_SALIENT_BUDGET = 200
+"""Below this, a salient cut could show a line or two at most: cut by position instead."""
 _SNAP_WINDOW = 0.2
 """Move a cut to a line break when one lies within this share of the kept span: whole lines read better."""
 
@@ -82,15 +87,6 @@ def excerpt(text: str, budget: int, strategy: TruncationStrategy) -> tuple[int, 
     return head, len(text) - start
 
 
-def _hints(hint: str) -> tuple[str, ...]:
-    """The hint, then a shorter one, then none: the marker must state what was cut even where advice does not fit."""
-    return (hint, SHORT_HINT, '') if hint else ('',)
-
-
-def _with_hint(hint: str) -> str:
-    return f' {hint} …]' if hint else ' …]'
-
-
 def _marker(strategy: TruncationStrategy, *, total: int, head: int, tail: int, cut: int, hint: str) -> str:
     if strategy is TruncationStrategy.head:
         kept = f'kept the first {head:,}'
@@ -98,7 +94,15 @@ def _marker(strategy: TruncationStrategy, *, total: int, head: int, tail: int, c
         kept = f'kept the last {tail:,}'
     else:
         kept = f'kept the first {head:,} and the last {tail:,}'
-    return f'[… truncated: {cut:,} of {total:,} chars cut, {kept}.{_with_hint(hint)}'
+    return f'[… truncated: {cut:,} of {total:,} chars cut, {kept}.{" " + hint if hint else ""} …]'
+
+
+def _fitting_hint(max_chars: int, hint: str, marker: Callable[[str], str]) -> str:
+    """`hint`, or a shorter one, or none: whichever keeps the widest marker within its share of the budget."""
+    for candidate in (hint, SHORT_HINT):
+        if len(marker(candidate)) <= max_chars * _MARKER_SHARE:
+            return candidate
+    return ''
 
 
 def cut_text(text: str, max_chars: int, strategy: TruncationStrategy, *, hint: str = NOT_KEPT_HINT) -> Cut:
@@ -115,16 +119,16 @@ def cut_text(text: str, max_chars: int, strategy: TruncationStrategy, *, hint: s
         return _salient_cut(text, max_chars, hint)
     # The marker's length depends on the numbers it states, which depend on the room it leaves:
     # size it with the widest numbers it could carry, then keep what is left.
-    for fitting in _hints(hint):
-        widest = _marker(strategy, total=total, head=total, tail=total, cut=total, hint=fitting)
-        budget = max_chars - len(widest) - 2  # the marker sits on its own line
-        if budget >= 0:
-            break
-    else:
+    hint = _fitting_hint(
+        max_chars, hint, lambda h: _marker(strategy, total=total, head=total, tail=total, cut=total, hint=h)
+    )
+    widest = _marker(strategy, total=total, head=total, tail=total, cut=total, hint=hint)
+    budget = max_chars - len(widest) - 2  # the marker sits on its own line
+    if budget < 0:
         raise ActionUnavailable(f'max_chars={max_chars} cannot hold the truncation marker')
     head, tail = excerpt(text, budget, strategy)
     cut = total - head - tail
-    marker = _marker(strategy, total=total, head=head, tail=tail, cut=cut, hint=fitting)
+    marker = _marker(strategy, total=total, head=head, tail=tail, cut=cut, hint=hint)
     pieces: list[str] = []
     if head:
         pieces.append(text[:head] if text[head - 1] == '\n' else text[:head] + '\n')
@@ -135,33 +139,35 @@ def cut_text(text: str, max_chars: int, strategy: TruncationStrategy, *, hint: s
 
 
 def _salient_marker(*, total: int, kept: int, lines: int, total_lines: int, gaps: int, hint: str) -> str:
-    which = ' (errors, results, the first and last lines)' if hint else ''  # with no room for advice, numbers only
     return (
         f'[… truncated by line class: {total - kept:,} of {total:,} chars cut in {gaps:,} '
         f'place{"" if gaps == 1 else "s"}, '
-        f'kept {kept:,} chars in {lines:,} of {total_lines:,} lines{which}.{_with_hint(hint)}'
+        f'kept {kept:,} chars in {lines:,} of {total_lines:,} lines (errors, results, the first and last lines).'
+        f'{" " + hint if hint else ""} …]'
     )
 
 
 def _salient_cut(text: str, max_chars: int, hint: str) -> Cut:
     """Lines by class first: the marker goes on top, since the kept lines are spread over the whole text."""
     total = len(text)
-    for fitting in _hints(hint):
-        widest = _salient_marker(total=total, kept=total, lines=total, total_lines=total, gaps=total, hint=fitting)
-        budget = max_chars - len(widest) - 1
-        # Even an excerpt that keeps no line shows one `[… N lines …]` gap: the budget must hold that much.
-        excerpt = salient_excerpt(text, budget) if budget >= 0 else None
-        if excerpt is not None and len(excerpt.text) <= budget:
-            break
-    else:
-        raise ActionUnavailable(f'max_chars={max_chars} cannot hold the truncation marker')
+
+    def widest_marker(h: str) -> str:
+        return _salient_marker(total=total, kept=total, lines=total, total_lines=total, gaps=total, hint=h)
+
+    hint = _fitting_hint(max_chars, hint, widest_marker)
+    widest = widest_marker(hint)
+    budget = max_chars - len(widest) - 1
+    if budget < _MIN_SALIENT_BUDGET:
+        # Too small for lines to be chosen among: a positional cut still keeps both ends.
+        return cut_text(text, max_chars, TruncationStrategy.head_tail, hint=hint)
+    excerpt = salient_excerpt(text, budget)
     marker = _salient_marker(
         total=total,
         kept=excerpt.kept_chars,
         lines=excerpt.kept_lines,
         total_lines=excerpt.total_lines,
         gaps=excerpt.gaps,
-        hint=fitting,
+        hint=hint,
     )
     return Cut(f'{marker}\n{excerpt.text}', total, excerpt.kept_chars, excerpt.cut_chars)
 
