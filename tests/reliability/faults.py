@@ -8,9 +8,12 @@ new files). Test ids say which ran: `[tmpfs]` or `[simulated]`.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import socket
 import subprocess
+import threading
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -67,6 +70,7 @@ class _SimulatedDisk:
         self.root = root
         self.capacity = capacity
         self.read_only = False
+        self.lock = threading.Lock()
         self._fdopen = os.fdopen
         self._open = os.open
 
@@ -77,7 +81,11 @@ class _SimulatedDisk:
         return os.path.commonpath([os.path.abspath(path), self.root]) == self.root
 
     def used(self) -> int:
-        return sum(p.stat().st_size for p in Path(self.root).rglob('*') if p.is_file())
+        total = 0
+        for path in Path(self.root).rglob('*'):
+            with contextlib.suppress(FileNotFoundError):  # a concurrent writer's temporary file, gone meanwhile
+                total += path.stat().st_size if path.is_file() else 0
+        return total
 
     def open(self, path: Any, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
         if self.read_only and flags & os.O_CREAT and self._under(os.fspath(path)):
@@ -99,12 +107,15 @@ class _FillingFile:
         self._disk = disk
 
     def write(self, data: bytes) -> int:
-        room = self._disk.capacity - self._disk.used()
-        if len(data) > room:
-            self._file.write(data[: max(0, room)])
+        with self._disk.lock:  # one writer at a time, so each sees the room the others left
+            room = self._disk.capacity - self._disk.used()
+            if len(data) > room:
+                self._file.write(data[: max(0, room)])
+                self._file.flush()
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            written = self._file.write(data)
             self._file.flush()
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return self._file.write(data)
+            return written
 
     def __enter__(self) -> _FillingFile:
         return self
@@ -114,3 +125,57 @@ class _FillingFile:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._file, name)
+
+
+class StallingProxy:
+    """A TCP proxy to a server that can stop answering: after `stall()` it still accepts and reads, and never replies.
+
+    Connections a client keeps alive stall too, which is what a hung load balancer or a network partition
+    looks like from the client: no refusal, no reset, just no answer.
+    """
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.listener = socket.create_server(('127.0.0.1', 0))
+        self.stalled = threading.Event()
+        self.requests_after_stall = 0
+        self._sockets: list[socket.socket] = [self.listener]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def endpoint(self) -> str:
+        return f'http://127.0.0.1:{self.listener.getsockname()[1]}'
+
+    def stall(self) -> None:
+        self.stalled.set()
+
+    def close(self) -> None:
+        for connection in self._sockets:
+            # shutdown() first: close() alone neither wakes a thread blocked in recv() nor tells the peer.
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError):
+                connection.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            self._sockets.append(client)
+            if self.stalled.is_set():
+                self.requests_after_stall += 1
+                continue  # held open, never answered
+            upstream = socket.create_connection(self.target)
+            self._sockets.append(upstream)
+            threading.Thread(target=self._pump, args=(client, upstream, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, False), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, from_client: bool) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                if self.stalled.is_set():
+                    self.requests_after_stall += from_client
+                    continue  # swallowed: the peer waits for an answer that never comes
+                sink.sendall(data)

@@ -1,4 +1,5 @@
-"""200 runs of one agent at once on one store: no handle collisions, every spill readable, reminders per run (issue 8).
+"""200 runs of one agent at once on one store (local, and S3): no handle collisions, every spill readable, reminders
+per run (issue 8).
 
 Every run makes the same tool calls with the same tool call ids (`dump-a`, `dump-b`), as a scripted
 provider would, so only the run id keeps their spills apart (TOL-14). The model waits until all 200
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,9 +25,10 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from observable_harness import SystemReminders, ToolOutputLimits
 from observable_harness.system_reminders import Reminder
 from observable_harness.telemetry import names
-from observable_harness.tool_output_limits import LocalFileStore, OverflowStore
+from observable_harness.tool_output_limits import LocalFileStore, ObjectStore, OverflowStore
 from tests.agents import handle_in, text_of, tool_returns
 from tests.otel import OTelHarness
+from tests.s3_server import BUCKET, MotoServer
 from tests.system_reminders.helpers import tail_text
 
 RUNS = 200
@@ -161,3 +164,16 @@ async def test_200_concurrent_runs_on_one_local_store(tmp_path: Path, otel: OTel
     store = LocalFileStore(base_dir=tmp_path / 'store')
     await run_all(store, otel)
     assert len([p for p in (tmp_path / 'store').rglob('*') if p.is_file()]) == 2 * RUNS
+
+
+@pytest.mark.anyio
+async def test_200_concurrent_runs_on_one_object_store(otel: OTelHarness) -> None:
+    """The same 200 runs against a real S3 API (moto's server on loopback, through s3fs and botocore)."""
+    moto = MotoServer.start()
+    try:
+        store = ObjectStore(f's3://{BUCKET}/concurrency-{uuid.uuid4().hex}', storage_options=moto.options())
+        await run_all(store, otel)
+        listing = store._fs.find(store.prefix)
+        assert len(listing) == 2 * RUNS
+    finally:
+        moto.server.stop()

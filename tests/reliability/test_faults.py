@@ -5,6 +5,8 @@
   earlier spill still reads back whole, no temporary file is left, and under 40 concurrent spills no
   partial payload is ever served.
 - A store root that becomes read-only mid-run: later spills fall back, earlier ones still read.
+- An object store (S3 through moto, behind a proxy) that stops answering mid-run, under 10 runs at once:
+  spills give up after the store's timeout and truncate, reads tell the model, every run completes.
 - A writer killed part-way through a write (by the kernel at a file-size limit, and by SIGKILL at an
   arbitrary moment): a read returns the previous payload whole, or nothing, never a part.
 - A summarizer and a reminder model that time out (a real OpenAI client against a server that accepts
@@ -23,8 +25,10 @@ import signal
 import subprocess
 import sys
 import textwrap
+import uuid
 from collections.abc import Generator
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +44,14 @@ from pydantic_ai.settings import ModelSettings
 from observable_harness import SystemReminders, ToolOutputLimits
 from observable_harness.system_reminders import LLMReminder
 from observable_harness.telemetry import names
-from observable_harness.tool_output_limits import Band, LocalFileStore, Summarize, Truncate, UnknownHandle
+from observable_harness.tool_output_limits import Band, LocalFileStore, ObjectStore, Summarize, Truncate, UnknownHandle
 from observable_harness.tool_output_limits.read_back import read_stored
 from tests.agents import Script, call, done, handle_in, respond, text_of, tool_returns
 from tests.e2e.prometheus import REPO_ROOT, clean_env, serving
 from tests.otel import OTelHarness
 from tests.otlp_receiver import black_hole, closed_port
-from tests.reliability.faults import DISK_KINDS, files_under, tiny_disk
+from tests.reliability.faults import DISK_KINDS, StallingProxy, files_under, tiny_disk
+from tests.s3_server import BUCKET, MotoServer
 from tests.system_reminders.helpers import tail_text
 from tests.telemetry.test_setup import exposition, value_of, wait_until
 
@@ -156,6 +161,7 @@ def test_concurrent_spills_onto_a_filling_disk_never_serve_a_partial_payload(
         stored = files_under(store.root)
         assert all(not p.name.startswith('.') for p in stored)  # no temporary file left behind
         assert len(stored) == spilled
+    print(f'{kind}: {spilled} of {CONCURRENT_SPILLS} spills fit, {truncated} fell back')
     assert spilled >= 1
     assert truncated >= 1, 'the disk never filled: the test did not test anything'
     assert otel.delta(names.SPILL_FAILURES.name, reason='OSError') == truncated
@@ -282,6 +288,72 @@ def test_a_writer_killed_at_any_moment_leaves_a_whole_payload(tmp_path: Path) ->
         assert whole(asyncio.run(store.read('run/busy.0')), size)
 
 
+# --- an object store that stops answering ---------------------------------------------------------------
+
+STALLED_RUNS = 10
+
+
+def test_an_object_store_that_stops_answering_mid_run_falls_back_and_every_run_completes(otel: OTelHarness) -> None:
+    """S3 (moto behind a proxy) stops answering once every run has spilled once: the next spills give up after
+    the store's timeout and truncate, reading the first spill back tells the model, and every run completes."""
+    moto = MotoServer.start()
+    host, port = moto.endpoint.removeprefix('http://').split(':')
+    proxy = StallingProxy((host, int(port)))
+    all_spilled = asyncio.Event()
+    at_step_two: set[str] = set()
+
+    async def step(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        returns = tool_returns(messages)
+        prompt = str(messages[0].parts[0].content)  # pyright: ignore[reportAttributeAccessIssue]
+        if not returns:
+            return ModelResponse(parts=[ToolCallPart('dump', {'part': 'first'}, tool_call_id='first')])
+        if len(returns) == 1:
+            at_step_two.add(prompt)
+            if len(at_step_two) == STALLED_RUNS:
+                proxy.stall()
+                all_spilled.set()
+            await asyncio.wait_for(all_spilled.wait(), timeout=60)
+            return ModelResponse(parts=[ToolCallPart('dump', {'part': 'second'}, tool_call_id='second')])
+        if len(returns) == 2:
+            handle = handle_in(text_of(returns[0]))
+            return ModelResponse(parts=[ToolCallPart('read_tool_result', {'handle': handle}, tool_call_id='read')])
+        return ModelResponse(parts=[TextPart('done')])
+
+    try:
+        options = {**moto.options(), 'endpoint_url': proxy.endpoint}
+        url = f's3://{BUCKET}/stalling-{uuid.uuid4().hex}'
+        store = ObjectStore(url, storage_options=options, timeout=timedelta(seconds=1))
+        agent = Agent(FunctionModel(step), capabilities=[ToolOutputLimits(store=store)])
+
+        @agent.tool
+        async def dump(ctx: RunContext[Any], part: str) -> str:
+            return log(f'{ctx.prompt} {part}', 400)
+
+        async def all_runs() -> list[Any]:
+            return await asyncio.gather(*(agent.run(f'run-{i}') for i in range(STALLED_RUNS)))
+
+        results = asyncio.run(all_runs())
+    finally:
+        proxy.close()  # the abandoned requests now fail on their own threads
+        moto.server.stop()
+
+    assert proxy.requests_after_stall > 0  # the store did try, and got no answer
+    for index, result in enumerate(results):
+        assert result.output == 'done'
+        history = result.all_messages()
+        first, second = (text_of(p) for p in tool_returns(history, 'dump'))
+        assert 'stored whole' in first
+        second_log = log(f'run-{index} second', 400)
+        assert f'of {len(second_log):,} chars cut' in second
+        [reply] = [text_of(p) for p in tool_returns(history, 'read_tool_result')]
+        assert 'could not read handle' in reply and '(TimeoutError)' in reply
+    assert otel.delta(names.SPILL_FAILURES.name, store='ObjectStore', reason='TimeoutError') == STALLED_RUNS
+    assert otel.delta(names.FALLBACKS.name, from_action='spill', to_action='truncate', reason='TimeoutError') == (
+        STALLED_RUNS
+    )
+    assert otel.delta(names.READS.name, outcome='miss') == STALLED_RUNS
+
+
 # --- models that time out -----------------------------------------------------------------------------
 
 
@@ -309,9 +381,10 @@ def test_a_summarizer_that_times_out_falls_back_to_truncation(otel: OTelHarness)
     assert f'of {len(output):,} chars cut' in returned
     span = reduce_span(otel, 'build')
     assert span[names.TOOL_OUTPUT_FALLBACK_CHAIN] == 'summarize>truncate'
-    reason = str(span[names.TOOL_OUTPUT_FALLBACK_REASON])
-    assert 'Timeout' in reason
-    assert otel.delta(names.FALLBACKS.name, from_action='summarize', to_action='truncate', reason=reason) == 1
+    assert span[names.TOOL_OUTPUT_FALLBACK_REASON] == 'ModelTimeoutError'
+    assert (
+        otel.delta(names.FALLBACKS.name, from_action='summarize', to_action='truncate', reason='ModelTimeoutError') == 1
+    )
     assert len(otel.spans(names.SPAN_SUMMARIZE)) == 1
 
 
@@ -333,9 +406,8 @@ def test_a_reminder_model_that_times_out_falls_back_to_the_goal(
         assert 'Find the failing test.' in text  # GoalReanchor's text restates the goal
     generated = otel.spans(names.SPAN_REMINDERS_GENERATE)
     assert [(s.attributes or {})[names.SYSTEM_REMINDERS_FALLBACK] for s in generated] == [True, True]
-    reason = str((generated[0].attributes or {})[names.SYSTEM_REMINDERS_FALLBACK_REASON])
-    assert 'Timeout' in reason
-    assert otel.delta(names.REMINDERS_GENERATE_FALLBACKS.name, reason=reason) == 2
+    assert (generated[0].attributes or {})[names.SYSTEM_REMINDERS_FALLBACK_REASON] == 'ModelTimeoutError'
+    assert otel.delta(names.REMINDERS_GENERATE_FALLBACKS.name, reason='ModelTimeoutError') == 2
     assert len([r for r in caplog.records if 'fell back to GoalReanchor' in r.getMessage()]) == 1
 
 

@@ -22,14 +22,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import boto3
 import fsspec
 import pytest
-from moto.server import ThreadedMotoServer
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from tests.agents import Script, call, done, handle_in, respond, text_of, tool_returns
 from tests.otel import OTelHarness
+from tests.s3_server import BUCKET, CREDENTIALS, SECRET, MotoServer
 
 from observable_harness import ToolOutputLimits
 from observable_harness.telemetry import names
@@ -49,11 +48,8 @@ from observable_harness.tool_output_limits import (
 from observable_harness.tool_output_limits.object_store import S3_DEFAULT_OPTIONS, _modified_at
 from observable_harness.tool_output_limits.read_back import READ_TOOL_NAME
 
-BUCKET = 'observable-harness-spills'
 CANARY = 'CANARY-5be1-object-store-payload'
 HOUR = 3600.0
-SECRET = 'testing-secret-CANARY'
-CREDENTIALS: dict[str, Any] = {'key': 'testing-key-id', 'secret': SECRET, 'client_kwargs': {'region_name': 'us-east-1'}}
 
 
 def run(coro: Any) -> Any:
@@ -61,32 +57,6 @@ def run(coro: Any) -> Any:
 
 
 # --- the backends ---------------------------------------------------------------------------------
-
-
-@dataclass
-class MotoServer:
-    """A real moto S3 server in this process, listening on a free loopback port."""
-
-    server: ThreadedMotoServer
-    endpoint: str
-
-    @classmethod
-    def start(cls) -> MotoServer:
-        server = ThreadedMotoServer(ip_address='127.0.0.1', port=0, verbose=False)
-        server.start()
-        host, port = server.get_host_and_port()
-        endpoint = f'http://{host}:{port}'
-        boto3.client(
-            's3',
-            endpoint_url=endpoint,
-            aws_access_key_id=CREDENTIALS['key'],
-            aws_secret_access_key=CREDENTIALS['secret'],
-            region_name='us-east-1',
-        ).create_bucket(Bucket=BUCKET)
-        return cls(server, endpoint)
-
-    def options(self, **extra: Any) -> dict[str, Any]:
-        return {'endpoint_url': self.endpoint, **CREDENTIALS, **extra}
 
 
 @pytest.fixture(scope='session')
