@@ -211,58 +211,72 @@ def test_a_root_that_becomes_read_only_mid_run_falls_back_and_still_serves_reads
 
 # --- a writer killed part-way ----------------------------------------------------------------------------
 
-WRITER = textwrap.dedent(
+WRITERS = textwrap.dedent(
     """
-    import asyncio, resource, signal, sys
+    import asyncio, json, os, resource, signal, sys, time
     from observable_harness.tool_output_limits import LocalFileStore
 
-    root, key, size, limit, forever = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == '1'
-    store = LocalFileStore(base_dir=root)
-    if limit:
-        # Python ignores SIGXFSZ (a write past the limit would just raise); restore the kernel's kill.
-        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
+    # One writer process per job, forked from here so the import is paid once. Mode 'limit': the job's
+    # number is a file size limit the kernel enforces with SIGXFSZ; mode 'kill': seconds to wait after
+    # the first whole write before SIGKILL. Prints the signal that ended each writer.
+    root, size, mode, jobs = sys.argv[1], int(sys.argv[2]), sys.argv[3], json.loads(sys.argv[4])
 
     def payload(generation):
         mark = b'<%08d>' % generation
         return mark + bytes([65 + generation % 26]) * (size - 2 * len(mark)) + mark
 
-    # Made up front, so the loop spends its time inside writes, where a kill is worth testing.
+    # Made up front, so a writer spends its time inside writes, where a kill is worth testing.
     payloads = [payload(0), payload(1)]
 
-    async def main():
+    async def write(key, ready):
         generation = 0
         while True:
-            await store.write(key, payloads[generation % 2])
+            await LocalFileStore(base_dir=root).write(key, payloads[generation % 2])
             if generation == 0:
-                print('WROTE', flush=True)
+                os.write(ready, b'1')
             generation += 1
-            if not forever:
+            if mode == 'limit':
                 return
 
-    asyncio.run(main())
+    ended = []
+    for key, number in jobs:
+        ready_read, ready_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            if mode == 'limit':
+                signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # Python ignores it; restore the kernel's kill
+                resource.setrlimit(resource.RLIMIT_FSIZE, (number, resource.RLIM_INFINITY))
+            asyncio.run(write(key, ready_write))
+            os._exit(0)
+        if mode == 'kill':
+            os.read(ready_read, 1)
+            time.sleep(number)
+            os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        ended.append(os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0)
+    print(json.dumps(ended))
     """
 )
 
 
-def writer(root: Path, key: str, size: int, *, file_size_limit: int = 0, forever: bool = False) -> list[str]:
-    return [sys.executable, '-c', WRITER, str(root), key, str(size), str(file_size_limit), '1' if forever else '0']
+def run_writers(root: Path, size: int, mode: str, jobs: list[tuple[str, float]]) -> list[int]:
+    """The signal that ended each writer (0: it was not killed)."""
+    command = [sys.executable, '-c', WRITERS, str(root), str(size), mode, json.dumps(jobs)]
+    done = subprocess.run(command, env=clean_env(), cwd=REPO_ROOT, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def whole(data: bytes, size: int) -> bool:
-    """A payload of the writer: its length, and the same generation mark at both ends."""
+    """A payload of the writers: its length, and the same generation mark at both ends."""
     return len(data) == size and data[:10] == data[-10:] and re.fullmatch(rb'<\d{8}>', data[:10]) is not None
 
 
 def test_a_writer_stopped_by_the_kernel_mid_write_leaves_the_old_payload_or_nothing(tmp_path: Path) -> None:
     store = LocalFileStore(base_dir=tmp_path / 'root')
     asyncio.run(store.write('run/old.0', b'the previous payload'))
-    limit = 100_000  # the kernel stops the writer with SIGXFSZ once the file reaches this size
-    for key in ('run/old.0', 'run/new.0'):
-        killed = subprocess.run(
-            writer(store.root, key, 1_000_000, file_size_limit=limit), env=clean_env(), cwd=REPO_ROOT, check=False
-        )
-        assert killed.returncode == -signal.SIGXFSZ
+    limit = 100_000  # the kernel stops each writer with SIGXFSZ once its file reaches this size
+    ended = run_writers(store.root, 1_000_000, 'limit', [('run/old.0', limit), ('run/new.0', limit)])
+    assert ended == [signal.SIGXFSZ, signal.SIGXFSZ]
     leftovers = [p for p in files_under(store.root) if p.name.startswith('.')]
     assert len(leftovers) == 2
     assert all(p.stat().st_size == limit for p in leftovers)  # both writers died part-way through
@@ -279,13 +293,10 @@ def test_a_writer_stopped_by_the_kernel_mid_write_leaves_the_old_payload_or_noth
 def test_a_writer_killed_at_any_moment_leaves_a_whole_payload(tmp_path: Path) -> None:
     size = 32_000_000
     store = LocalFileStore(base_dir=tmp_path / 'root')
-    for delay in (0.02, 0.1):
-        with serving(writer(store.root, 'run/busy.0', size, forever=True), ready_prefix='WROTE') as child:
-            if delay:
-                asyncio.run(asyncio.sleep(delay))
-            child.process.send_signal(signal.SIGKILL)
-            child.process.wait()
-        assert whole(asyncio.run(store.read('run/busy.0')), size)
+    jobs = [(f'run/busy{i}.0', delay) for i, delay in enumerate((0.0, 0.02, 0.1))]
+    assert run_writers(store.root, size, 'kill', jobs) == [signal.SIGKILL] * len(jobs)
+    for key, _ in jobs:
+        assert whole(asyncio.run(store.read(key)), size)
 
 
 # --- an object store that stops answering ---------------------------------------------------------------
