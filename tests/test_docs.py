@@ -85,6 +85,7 @@ def test_the_public_surface_carries_examples() -> None:
         'observable_harness.tool_output_limits.bands.Truncate',
         'observable_harness.tool_output_limits.bands.Summarize',
         'observable_harness.tool_output_limits.store.LocalFileStore',
+        'observable_harness.tool_output_limits.object_store.ObjectStore',
         'observable_harness.system_reminders.capability.SystemReminders',
         'observable_harness.system_reminders.reminders.Reminder',
     ):
