@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 from pydantic_ai import Agent
 
 from observable_harness import ToolOutputLimits
 from observable_harness.bounded import CommandOutput, Condense, Offload, Retention, Scrubber, scrub, scrub_bytes
-from observable_harness.bounded.secrets import DEFAULT_SCRUBBER
+from observable_harness.bounded.secrets import _ASSIGNED_NAME, DEFAULT_PATTERNS, DEFAULT_SCRUBBER
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore
 from tests.agents import Script, call, done, respond
+from tests.bounded.real_outputs import RealOutput
 from tests.otel import OTelHarness
 
 GITHUB = 'ghp_' + 'Zq8rT2vLm4Kx9Wd1Np7Yc3Bh6Fs0Ju5Ea2Gk'
@@ -168,3 +173,146 @@ def test_stored_files_and_all_telemetry_are_free_of_secrets(tmp_path: Path, otel
     assert otel.delta(names.BOUNDED_REDACTIONS_TOTAL.name) == 20
     [offload_span] = otel.spans(names.SPAN_OFFLOAD)
     assert dict(offload_span.attributes or {})[names.BOUNDED_REDACTIONS] == 10
+
+
+# The fast paths (hints looked up by their rarest character, regexes tried only where a match can begin)
+# must scrub exactly what running every regex over the whole text scrubs.
+EVERYWHERE = Scrubber(patterns=tuple(dataclasses.replace(p, hints=(), starts=()) for p in DEFAULT_PATTERNS))
+# The assignment regex as it was before it opened with its look-behind (`(?<![^\W_])`): slower, same matches.
+_OLD_ASSIGNMENT = re.compile(
+    r'(?<![\w.-])(?:[\w.-]*?[_.-])?' + _ASSIGNED_NAME + r'["\']?\s*[:=]\s*'
+    r'(?!\[REDACTED)(?:"([^"\n]*)"|\'([^\'\n]*)\'|([^\s"\',;&)}\]]+))',
+    re.IGNORECASE,
+)
+
+_FRAGMENTS = (
+    *SECRETS,
+    'password',
+    'PASSWD',
+    'db_password',
+    'aws.secret_key',
+    'x-api-key',
+    'apikey',
+    'client_secret',
+    'auth-token',
+    'Credentials',
+    'mypassword',
+    'token',
+    'key',
+    'Bearer ',
+    'authorization: Basic ',
+    'https://',
+    '9://',
+    'user:',
+    '@host',
+    'sk-',
+    'sk-ant-',
+    'ghp_',
+    'github_pat_',
+    'AKIA',
+    'AIza',
+    'eyJ',
+    'xoxb-',
+    'glpat-',
+    'npm_',
+    'pypi-',
+    '-----BEGIN PRIVATE KEY-----',
+    '[REDACTED:x]',
+    '$VAR',
+    '"',
+    "'",
+    '=',
+    ': ',
+    ' ',
+    '\n',
+    '_',
+    '.',
+    '-',
+    '/',
+    'pa\u017f\u017fword',  # long s: re.IGNORECASE reads it as s
+    'to\u212aen',  # Kelvin sign: lowered to k
+    '\u0130',  # dotted capital I: lowering makes the text longer
+    'caf\u00e9 \u2026',
+)
+_ALPHABET = st.characters(codec='utf-8', categories=('L', 'N', 'P', 'S', 'Zs'), include_characters='\n\u017f\u0131')
+_NAMES = (
+    'password',
+    'passwd',
+    'passphrase',
+    'secret',
+    'token',
+    'api_key',
+    'api-key',
+    'apikey',
+    'access_key',
+    'secret-key',
+    'private_key',
+    'client_secret',
+    'auth_token',
+    'auth-token',
+    'authtoken',
+    'accesskey',
+    'secretkey',
+    'privatekey',
+    'clientsecret',
+    'credential',
+    'credentials',
+    'pa\u017f\u017fword',
+    'pa\u017f\u017fphrase',
+    'to\u212aen',
+)
+_ASSIGNMENTS = st.tuples(
+    st.sampled_from(('', 'DB_', 'aws.', 'x-', 'my', '"', ' ')),
+    st.sampled_from(_NAMES).flatmap(lambda name: st.sampled_from((name, name.upper(), name.title()))),
+    st.sampled_from(('=', ': ', '="', "='", '" : "', ' = ')),
+    st.text(alphabet='abcXYZ019&-_.$<{', min_size=0, max_size=16),
+).map(''.join)
+_SECRETISH = st.lists(
+    st.one_of(
+        _ASSIGNMENTS,
+        st.sampled_from(_FRAGMENTS),
+        st.sampled_from(_FRAGMENTS).map(str.upper),
+        st.text(alphabet=_ALPHABET, max_size=12),
+        st.text(alphabet='abcdefABCDEF0123456789_-', min_size=8, max_size=48),
+    ),
+    max_size=40,
+).map(''.join)
+
+
+@given(text=_SECRETISH)
+@example('pa\u017f\u017fword=hunter2x')  # long s: only folding it finds the hint and the place
+@example('AUTHTOKEN=abcdef12 clientsecret: xyz')  # names whose every start matters
+@example('\u0130 password=abc token=def')  # lowering makes this text longer than it is
+@example('token=a token=b Bearer abcdefgh12 bearer zyxwvuts99 password="p w"')  # adjacent matches
+@example(f'{GITHUB}{GITHUB} x{AWS_KEY} {AWS_KEY}')  # a start inside a match, a start inside a word
+def test_the_fast_paths_scrub_exactly_what_every_regex_run_everywhere_scrubs(text: str) -> None:
+    fast, everywhere = Scrubber().scrub(text), EVERYWHERE.scrub(text)
+    assert (fast.text, dict(fast.counts)) == (everywhere.text, dict(everywhere.counts))
+
+
+@given(text=_SECRETISH)
+def test_the_assignment_regex_finds_what_its_slower_form_found(text: str) -> None:
+    new = next(p for p in DEFAULT_PATTERNS if p.kind == 'assignment')
+    old = dataclasses.replace(new, pattern=_OLD_ASSIGNMENT, hints=(), starts=())
+    assert Scrubber(patterns=(new,)).scrub(text) == Scrubber(patterns=(old,)).scrub(text)
+
+
+def test_the_fast_paths_scrub_real_output_exactly_like_every_regex_everywhere(
+    real_outputs: dict[str, RealOutput],
+) -> None:
+    for output in real_outputs.values():
+        text = output.text
+        middle = len(text) // 2
+        planted = f'{text[:middle]}\nexport DB_PASSWORD={DB_PASSWORD} GITHUB_TOKEN={GITHUB}\n{text[middle:]}'
+        for sample in (text, planted):
+            fast, everywhere = Scrubber().scrub(sample), EVERYWHERE.scrub(sample)
+            assert (fast.text, dict(fast.counts)) == (everywhere.text, dict(everywhere.counts)), output.name
+        scrubbed = Scrubber().scrub(planted)
+        assert DB_PASSWORD not in scrubbed.text and GITHUB not in scrubbed.text, output.name
+
+
+def test_url_credentials_are_found_after_any_scheme_like_character() -> None:
+    # From `://` on: a scheme the old form did not take for one (it began with a digit) is scrubbed too.
+    assert scrub('git clone https://deploy:hunter2x@git.example/x').counts == {'url_credentials': 1}
+    assert scrub('9p://deploy:hunter2x@host').text == '9p://deploy:[REDACTED:url_credentials]@host'
+    assert scrub('see http://example.com/a:b@c and mailto:x@y').counts == {}
