@@ -38,7 +38,13 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from observable_harness import ToolOutputLimits
 from observable_harness.telemetry import names
-from observable_harness.tool_output_limits import ForbiddenHandle, InvalidHandle, LocalFileStore, UnknownHandle
+from observable_harness.tool_output_limits import (
+    ForbiddenHandle,
+    InvalidHandle,
+    LocalFileStore,
+    UnknownHandle,
+    read_back,
+)
 from observable_harness.tool_output_limits.read_back import (
     MAX_LIMIT,
     MAX_OUTPUT_CHARS,
@@ -106,6 +112,15 @@ class Planted:
             .replace('{OUTSIDE}', str(self.base / 'outside'))
             .replace('{BASE}', str(self.base))
         )
+
+
+@pytest.fixture(scope='module', autouse=True)
+def every_read_through_the_layout_cache() -> Iterator[None]:
+    """Reads here are small; a cache that keeps even those (and only three) puts every read, hit or miss,
+    through the cached-layout path that large payloads take."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(read_back, '_LAYOUTS', read_back._Layouts(min_bytes=0, max_entries=3))
+        yield
 
 
 @pytest.fixture(scope='module')

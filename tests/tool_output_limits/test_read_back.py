@@ -28,6 +28,7 @@ from tests.otel import OTelHarness
 from observable_harness import ToolOutputLimits
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import LocalFileStore, UnknownHandle
+from observable_harness.tool_output_limits import read_back as read_back_module
 from observable_harness.tool_output_limits.read_back import (
     MAX_LIMIT,
     MAX_OUTPUT_CHARS,
@@ -123,6 +124,52 @@ def test_the_rendered_pages_alone_rebuild_the_payload(store: LocalFileStore, tex
         found = re.search(r'offset=(\d+)', footer) if footer.startswith('[') else None
         offset = int(found.group(1)) if found else None
     assert rebuild(rendered) == text
+
+
+def read_all_rendered(store: LocalFileStore, handle: str, limit: int = MAX_LIMIT) -> str:
+    rendered: list[str] = []
+    offset: int | None = 0
+    while offset is not None:
+        output = read(store, handle, offset=offset, limit=limit)
+        rendered.append(output)
+        footer = output.rsplit('\n', 1)[-1]
+        found = re.search(r'offset=(\d+)', footer) if footer.startswith('[') else None
+        offset = int(found.group(1)) if found else None
+    return rebuild(rendered)
+
+
+def test_a_large_payload_pages_the_same_from_its_cached_layout(store: LocalFileStore) -> None:
+    """Pages of a large payload after the first come from its cached layout, and rebuild it just the same."""
+    lines = [f'{i:06d} ' + ('wide ' * 900 if i % 97 == 0 else f'entry {i} ü') for i in range(40_000)]
+    text = '\n'.join(lines) + '\n'
+    assert len(text.encode()) > 1_000_000
+    handle = put(store, text)
+    hits = read_back_module._LAYOUTS.hits
+    assert read_all_rendered(store, handle) == text
+    assert read_back_module._LAYOUTS.hits > hits
+    assert read_all_rendered(store, handle) == text
+    # The layout is found by content: the same handle holding something else reads as that.
+    changed = text.replace('entry 39999', 'entry CHANGED')
+    assert put(store, changed) == handle
+    assert read_all_rendered(store, handle) == changed
+
+
+def test_the_layout_cache_keeps_a_few_recent_payloads_within_its_bytes() -> None:
+    layouts = read_back_module._Layouts(min_bytes=5, max_bytes=100, max_entries=2)
+    small, a, b, c, huge = b'tiny', b'a\n' * 10, b'b\n' * 10, b'c\n' * 10, b'h\n' * 60
+    for data in (small, huge):
+        layouts.layout(data, ROW_WIDTH)
+    assert len(layouts) == 0  # under min_bytes, over max_bytes: laid out, not kept
+    first = layouts.layout(a, ROW_WIDTH)
+    layouts.layout(b, ROW_WIDTH)
+    assert layouts.layout(a, ROW_WIDTH) is first and layouts.hits == 1
+    layouts.layout(c, ROW_WIDTH)  # b is the least recently read: dropped
+    assert len(layouts) == 2 and layouts.cached_bytes == 40
+    assert layouts.layout(a, ROW_WIDTH) is first and layouts.layout(b, ROW_WIDTH) is not first
+    assert layouts.layout(a, 5) is not first  # another width is another layout
+    for data in (b'x' * 70, b'y' * 70):
+        layouts.layout(data, ROW_WIDTH)
+    assert layouts.cached_bytes <= 100
 
 
 def rebuild(outputs: list[str]) -> str:

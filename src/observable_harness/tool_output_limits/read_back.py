@@ -20,13 +20,16 @@ message to the model, and every call is recorded as a `tool_output.read` span.
 
 from __future__ import annotations
 
+import threading
 import time
 from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
+import xxhash
 from pydantic_ai import RunContext
 from pydantic_ai.toolsets import FunctionToolset
 
@@ -208,12 +211,34 @@ def paginate(
     overlapping a literal occurrence count (the search runs over whole lines, so a match that straddles
     two rows selects both).
     """
-    if offset < 0:
-        raise ValueError(f'offset must be >= 0, got {offset}')
     if width < 1:
         raise ValueError(f'width must be >= 1, got {width}')
+    return _page(
+        _Grid(text, width),
+        len(text),
+        offset=offset,
+        limit=limit,
+        from_end=from_end,
+        pattern=pattern,
+        max_chars=max_chars,
+        max_limit=max_limit,
+    )
+
+
+def _page(
+    grid: _Grid,
+    total_chars: int,
+    *,
+    offset: int,
+    limit: int,
+    from_end: bool,
+    pattern: str | None,
+    max_chars: int,
+    max_limit: int,
+) -> Page:
+    if offset < 0:
+        raise ValueError(f'offset must be >= 0, got {offset}')
     limit = min(max(limit, 1), max_limit)
-    grid = _Grid(text, width)
     selection: Sequence[int]
     matched_lines: int | None = None
     if pattern:
@@ -248,7 +273,7 @@ def paginate(
         selected=count,
         total_rows=grid.total,
         total_lines=len(grid.lines),
-        total_chars=len(text),
+        total_chars=total_chars,
         matched_lines=matched_lines,
         next_offset=consumed if rows and consumed < count else None,
         capped=capped,
@@ -400,6 +425,65 @@ def _decode(data: bytes) -> tuple[str, bool]:
         return data.decode('utf-8', 'replace'), True
 
 
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    grid: _Grid
+    total_chars: int
+    lossy: bool
+
+
+class _Layouts:
+    """The row layouts of the last few large payloads read, by content.
+
+    A model pages through a large spill one call at a time, and the store hands back the whole payload
+    on every call: decoding and splitting 10 MB into lines costs ~40 ms, hashing it ~1 ms. Payloads
+    under `min_bytes` are laid out afresh (it costs less than hashing them); at most `max_entries`
+    layouts of at most `max_bytes` stored bytes in all are kept, the least recently read dropped first.
+    """
+
+    def __init__(self, *, min_bytes: int = 256 * 1024, max_bytes: int = 64 * 1024 * 1024, max_entries: int = 4) -> None:
+        self.min_bytes, self.max_bytes, self.max_entries = min_bytes, max_bytes, max_entries
+        self._entries: OrderedDict[tuple[bytes, int, int], _Layout] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+
+    def layout(self, data: bytes, width: int) -> _Layout:
+        if len(data) < self.min_bytes or len(data) > self.max_bytes:
+            return self._build(data, width)
+        key = (xxhash.xxh3_128_digest(data), len(data), width)
+        with self._lock:
+            cached = self._entries.get(key)
+            if cached is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+                return cached
+        built = self._build(data, width)
+        with self._lock:
+            if key not in self._entries:
+                self._entries[key] = built
+                self._bytes += len(data)
+            while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
+                (_, size, _), _ = self._entries.popitem(last=False)
+                self._bytes -= size
+        return built
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def cached_bytes(self) -> int:
+        return self._bytes
+
+    @staticmethod
+    def _build(data: bytes, width: int) -> _Layout:
+        text, lossy = _decode(data)
+        return _Layout(_Grid(text, width), len(text), lossy)
+
+
+_LAYOUTS = _Layouts()
+
+
 async def read_stored(
     store: OverflowStore,
     handle: str,
@@ -430,15 +514,24 @@ async def read_stored(
             except Exception as error:
                 text, outcome = _store_refusal(error, handle, read_tool_name)
             else:
-                decoded, lossy = _decode(data)
-                page = paginate(decoded, offset=offset, limit=limit, from_end=from_end, pattern=pattern)
+                layout = _LAYOUTS.layout(data, ROW_WIDTH)
+                page = _page(
+                    layout.grid,
+                    layout.total_chars,
+                    offset=offset,
+                    limit=limit,
+                    from_end=from_end,
+                    pattern=pattern,
+                    max_chars=MAX_OUTPUT_CHARS,
+                    max_limit=MAX_LIMIT,
+                )
                 text = render_page(
                     page,
                     handle=handle,
                     pattern=pattern,
                     requested_limit=limit,
                     read_tool_name=read_tool_name,
-                    lossy_decode=lossy,
+                    lossy_decode=layout.lossy,
                 )
                 rows, outcome = len(page.rows), 'hit'
     except Exception as error:  # a bug of ours must still not fail the run
