@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from pydantic_ai import Agent
+from pydantic_ai.capabilities import PrefixTools
 from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
@@ -494,6 +495,31 @@ def test_only_a_handle_that_was_found_is_recorded_verbatim(store: LocalFileStore
 
 
 # --- the tool inside a real agent run ----------------------------------------------------------------
+
+
+def test_under_prefix_tools_every_hint_names_the_read_tool_as_the_model_knows_it(tmp_path: Path) -> None:
+    """`PrefixTools` renames the read tool: the stand-in and the read's own continuation hints say the new name."""
+    limits = ToolOutputLimits[None](store=LocalFileStore(base_dir=tmp_path / 'root'))
+    prefixed = PrefixTools[None](wrapped=limits, prefix='lim')
+
+    def read_three_rows(messages: list[ModelMessage]) -> ModelResponse:
+        handle = handle_in(text_of(tool_returns(messages)[-1]))
+        return respond(call('lim_read_tool_result', {'handle': handle, 'limit': 3}))
+
+    script = Script([respond(call('fetch_logs')), read_three_rows, done()])
+    agent = Agent(script.model(), deps_type=type(None), capabilities=[prefixed])
+
+    @agent.tool_plain
+    def fetch_logs() -> str:
+        return '\n'.join(f'line {i}' for i in range(5_000))
+
+    agent.run_sync('read the logs')
+    [stand_in] = tool_returns(script.received[1], 'fetch_logs')
+    [page] = tool_returns(script.received[2], 'lim_read_tool_result')
+    assert 'lim_read_tool_result(handle=' in text_of(stand_in)
+    assert text_of(page).splitlines()[1:4] == ['0\tline 0', '1\tline 1', '2\tline 2']  # read whole, not reduced
+    footer = text_of(page).rsplit('\n', 1)[-1]
+    assert 'call lim_read_tool_result(handle=' in footer and 'offset=3' in footer
 
 
 def test_the_toolset_exposes_one_marked_tool_with_a_model_facing_schema(store: LocalFileStore) -> None:

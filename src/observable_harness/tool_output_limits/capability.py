@@ -20,7 +20,7 @@ from ..telemetry import tool_output as telemetry
 from .bands import Band, Passthrough, Reduced, ReductionAction, Spill, Truncate, TruncationStrategy
 from .decision import Decision, Hop
 from .payload import Measurer, PartName, Serializer, Tokenizer, Unit, is_binary
-from .read_back import READ_TOOL_METADATA, READ_TOOL_NAME, build_read_toolset
+from .read_back import build_read_toolset, is_read_tool, read_tool_name_in_run
 from .store import LocalFileStore, OverflowStore
 from .summarize import DEFAULT_SUMMARY_PROMPT, validate_summary_prompt
 
@@ -67,10 +67,7 @@ class _Env:
 
     @property
     def read_tool_name(self) -> str:
-        for name, tool_def in self._ctx.tools.items():
-            if tool_def.metadata and tool_def.metadata.get(READ_TOOL_METADATA[0]) == READ_TOOL_METADATA[1]:
-                return name
-        return READ_TOOL_NAME
+        return read_tool_name_in_run(self._ctx)
 
     @property
     def summary_prompt(self) -> str:
@@ -226,8 +223,7 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
         args: dict[str, Any],
         result: Any,
     ) -> Any:
-        metadata = tool_def.metadata
-        if metadata and metadata.get(READ_TOOL_METADATA[0]) == READ_TOOL_METADATA[1]:
+        if is_read_tool(tool_def.metadata):
             return result  # read-back output is already bounded; reducing it would loop
         if self.tool_filter != 'all' and not await matches_tool_selector(self.tool_filter, ctx, tool_def):
             return result

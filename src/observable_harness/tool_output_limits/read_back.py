@@ -50,6 +50,7 @@ __all__ = [
     'is_read_tool',
     'paginate',
     'read_stored',
+    'read_tool_name_in_run',
     'render_page',
 ]
 
@@ -76,6 +77,20 @@ def is_read_tool(metadata: Mapping[str, Any] | None) -> bool:
     """Whether a tool's metadata marks it as this library's read tool (whose returns are never reduced)."""
     key, value = READ_TOOL_METADATA
     return metadata is not None and metadata.get(key) == value
+
+
+def read_tool_name_in_run(ctx: RunContext[Any], called: str | None = None) -> str:
+    """The name the model knows the read tool by in this run, which `PrefixTools` or a rename may change.
+
+    Found by the tool's metadata among the run's tools. Inside the read tool itself, `called` is the
+    name the toolset registered (a prefixing wrapper hands its tools the unprefixed one): where several
+    read tools are present, the one that ends with it.
+    """
+    names = [name for name, tool_def in ctx.tools.items() if is_read_tool(tool_def.metadata)]
+    if called is None or called in names:
+        return called or (names[0] if names else READ_TOOL_NAME)
+    ending = [name for name in names if name.endswith(called)]
+    return ending[0] if len(ending) == 1 else called
 
 
 # --- paging --------------------------------------------------------------------------------------
@@ -608,7 +623,7 @@ def build_read_toolset(get_store: Callable[[], OverflowStore], *, name: str = RE
             limit=limit,
             from_end=from_end,
             pattern=pattern,
-            read_tool_name=ctx.tool_name or name,
+            read_tool_name=read_tool_name_in_run(ctx, ctx.tool_name or name),
         )
 
     toolset = FunctionToolset[Any](id=f'observable_harness_{name}')
