@@ -170,6 +170,19 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
         value_groups=(1, 2, 3),
         starts=_ASSIGNED_STARTS,
     ),
+    SecretPattern(
+        'flag',
+        _p(
+            # A command-line flag and its value after a space: `--password hunter2`, `--db-token "a b"`.
+            r'--(?:[\w.-]*?[_.-])?' + _ASSIGNED_NAME + r'[ \t]+'
+            r'(?![-<$]|\[REDACTED)(?:"([^"\n]*)"|\'([^\'\n]*)\'|([^\s"\']+))',
+            re.IGNORECASE,
+        ),
+        hints=('pass', 'secret', 'token', 'key', 'credential'),
+        ignore_case_hints=True,
+        value_groups=(1, 2, 3),
+        starts=('--',),
+    ),
 )
 """Specific formats first: once a GitHub token is replaced, the `token=` around it is not counted twice."""
 
