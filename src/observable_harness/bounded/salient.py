@@ -231,11 +231,23 @@ def _choose(
     return kept
 
 
+def _has(text: str, char: str, seen: dict[str, bool]) -> bool:
+    found = seen.get(char)
+    if found is None:
+        found = seen[char] = char in text
+    return found
+
+
 def _middle_hits(view: _Text, begin: int, end: int) -> list[_Line]:
     found: dict[int, _Line] = {}
     if end <= begin:
         return []
+    present: dict[str, bool] = {}
     for marker in MIDDLE_MARKERS:
+        # A character missing from the whole text rules a marker out at memchr speed (`E` from a log
+        # with no capitals, say), where scanning for the marker costs ~0.4 ms per 512 KB.
+        if not all(_has(view.text, char, present) for char in marker):
+            continue
         position = view.text.find(marker, begin, end)
         while position != -1 and len(found) < MAX_MIDDLE_HITS:
             line = view.line_at(position)
