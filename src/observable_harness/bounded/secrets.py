@@ -86,6 +86,9 @@ _ASSIGNED_NAME = (
     r'private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?)'
 )
 
+_ASSIGNED_VALUE = r'(?!\[REDACTED)(?:"([^"\n]*)"|\'([^\'\n]*)\'|([^\s"\',;&)}\]]+))'
+"""A value in double quotes, single quotes or bare, as groups 1, 2, 3; never one already replaced."""
+_ASSIGNED_HINTS = ('pass', 'secret', 'token', 'key', 'credential')
 _ASSIGNED_STARTS = ('pass', 'secret', 'token', 'api', 'access', 'private', 'client', 'auth', 'credential')
 _AWS = ('AKIA', 'ASIA', 'ABIA', 'ACCA')
 _GITHUB = ('ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_')
@@ -161,11 +164,10 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
         'assignment',
         _p(
             # The name starts a word or follows `_`, `.` or `-` in one (`DB_PASSWORD`, `aws.secret_key`).
-            r'(?<![^\W_])' + _ASSIGNED_NAME + r'["\']?\s*[:=]\s*'
-            r'(?!\[REDACTED)(?:"([^"\n]*)"|\'([^\'\n]*)\'|([^\s"\',;&)}\]]+))',
+            r'(?<![^\W_])' + _ASSIGNED_NAME + r'["\']?\s*[:=]\s*' + _ASSIGNED_VALUE,
             re.IGNORECASE,
         ),
-        hints=('pass', 'secret', 'token', 'key', 'credential'),
+        hints=_ASSIGNED_HINTS,
         ignore_case_hints=True,
         value_groups=(1, 2, 3),
         starts=_ASSIGNED_STARTS,
@@ -174,11 +176,10 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
         'flag',
         _p(
             # A command-line flag and its value after a space: `--password hunter2`, `--db-token "a b"`.
-            r'--(?:[\w.-]*?[_.-])?' + _ASSIGNED_NAME + r'[ \t]+'
-            r'(?![-<$]|\[REDACTED)(?:"([^"\n]*)"|\'([^\'\n]*)\'|([^\s"\']+))',
+            r'--(?:[\w.-]*?[_.-])?' + _ASSIGNED_NAME + r'[ \t]+(?![-<$])' + _ASSIGNED_VALUE,
             re.IGNORECASE,
         ),
-        hints=('pass', 'secret', 'token', 'key', 'credential'),
+        hints=_ASSIGNED_HINTS,
         ignore_case_hints=True,
         value_groups=(1, 2, 3),
         starts=('--',),
