@@ -107,6 +107,21 @@ def test_a_range_over_the_limit_is_refused(workspace: Path) -> None:
         ('cat missing.txt', False),
         ('echo "unterminated', False),
         (f"sed -n '1,50p' {CANARY}.log", False),
+        # Through wrappers, subshells, groups, substitutions and `sh -c`: the output still reaches the model.
+        (f'LC_ALL=C sudo -u root cat {CANARY}.log', True),
+        (f'env -i nice -n 5 cat {CANARY}.log', True),
+        (f'timeout 5 cat {CANARY}.log', True),
+        (f'(cd . && cat {CANARY}.log)', True),
+        (f'{{ cat {CANARY}.log; }}', True),
+        (f'echo "$(cat {CANARY}.log)"', True),
+        (f'echo `cat {CANARY}.log`', True),
+        (f"bash -c 'cat {CANARY}.log'", True),
+        (f'sh -lc "cd . && sh -c \'cat {CANARY}.log\'"', True),
+        (f"bash -c 'cat {CANARY}.log' | sort", True),
+        (f"bash -c 'cat {CANARY}.log' | grep ERROR", False),
+        (f'sudo head -n 50 {CANARY}.log', False),
+        (f"bash -c 'grep -c line {CANARY}.log'", False),
+        (f"awk '{{print $1}}' {CANARY}.log | head -n 5", False),
     ],
 )
 def test_shell_dumps_of_long_files_are_refused(workspace: Path, command: str, refused: bool) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,7 +37,26 @@ _MAX_BYTES_COUNTED = 8 << 20
 
 _DUMPERS = frozenset({'cat', 'tac', 'nl', 'bat', 'batcat', 'less', 'more', 'type', 'Get-Content', 'gc'})
 _BOUNDING_FILTERS = frozenset({'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'wc', 'awk', 'sed', 'jq'})
-_SEPARATORS = frozenset({';', '&&', '||', '&', '\n'})
+_SEPARATORS = frozenset({';', '&&', '||', '&', '\n', '(', ')', '{', '}', '`'})
+"""Between commands: lists, and the edges of subshells, groups and command substitutions (their output
+reaches the model like any other command's)."""
+_WRAPPERS: dict[str, frozenset[str]] = {
+    'sudo': frozenset({'-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'}),
+    'doas': frozenset({'-u', '-C'}),
+    'env': frozenset({'-u', '-C', '--unset', '--chdir'}),
+    'nice': frozenset({'-n', '--adjustment'}),
+    'stdbuf': frozenset({'-i', '-o', '-e'}),
+    'timeout': frozenset({'-k', '-s', '--kill-after', '--signal'}),
+    'command': frozenset(),
+    'builtin': frozenset(),
+    'exec': frozenset({'-a'}),
+    'nohup': frozenset(),
+    'time': frozenset({'-f', '-o'}),
+}
+"""Programs that run the rest of their command line (`sudo cat f` prints f as `cat f` does), with their
+options that take a separate value."""
+_SHELLS = frozenset({'sh', 'bash', 'dash', 'zsh', 'ksh'})
+_ASSIGNMENT = re.compile(r'[A-Za-z_][A-Za-z0-9_]*=')
 _REDIRECTS = frozenset({'>', '>>', '&>', '>|', '1>', '2>'})
 
 
@@ -325,9 +345,37 @@ class ReadGuard(AbstractCapability[AgentDepsT]):
 
 
 def _tokens(command: str) -> list[str]:
-    lexer = shlex.shlex(command.replace('\n', ' ; '), posix=True, punctuation_chars=True)
+    # Backquotes are spaced out first: shlex keeps `` `cat `` as one word otherwise (it splits `$(` itself).
+    spaced = command.replace('\n', ' ; ').replace('`', ' ` ')
+    lexer = shlex.shlex(spaced, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     return list(lexer)
+
+
+def _unwrap(stage: list[str]) -> tuple[list[str], str | None]:
+    """The command a stage really runs, past variable assignments and wrappers (`LC_ALL=C sudo -u app cat f`),
+    and the script of `sh -c '...'` when that is what it runs."""
+    position = 0
+    while position < len(stage):
+        word = stage[position]
+        name = os.path.basename(word)
+        if _ASSIGNMENT.match(word):
+            position += 1
+        elif name in _WRAPPERS:
+            with_values = _WRAPPERS[name]
+            position += 1
+            while position < len(stage) and (stage[position].startswith('-') or _ASSIGNMENT.match(stage[position])):
+                position += 2 if stage[position] in with_values else 1
+            if name == 'timeout' and position < len(stage):
+                position += 1  # its duration
+        else:
+            break
+    command = stage[position:]
+    if command and os.path.basename(command[0]) in _SHELLS:
+        for index, word in enumerate(command[1:-1], start=1):
+            if word.startswith('-') and 'c' in word[1:] and not word.startswith('--'):
+                return command, command[index + 1]
+    return command, None
 
 
 def _pipelines(tokens: list[str]) -> Iterable[list[list[str]]]:
@@ -389,14 +437,25 @@ def _expand(raw: str, base: Path) -> list[tuple[str, Path]]:
     return [(raw, absolute)]
 
 
-def _dumps(command: str, base: Path, max_lines: int) -> Iterable[tuple[str, Path, int | None]]:
+_SUBSTITUTION = re.compile(r'\$\(([^()]*)\)|`([^`]*)`')
+_MAX_SCRIPT_DEPTH = 4
+"""`sh -c` inside `sh -c` (or a substitution inside one) is followed this deep."""
+
+
+def _dumps(command: str, base: Path, max_lines: int, depth: int = 0) -> Iterable[tuple[str, Path, int | None]]:
     """(as written, path, lines asked for or None for all) of each file the command prints to the model."""
     cwd = base
+    if depth < _MAX_SCRIPT_DEPTH:
+        # Substitutions print into the command line, quoted or not (`echo "$(cat f)"`): each innermost one
+        # is judged as a command of its own.
+        for found in _SUBSTITUTION.finditer(command):
+            yield from _dumps(found.group(1) or found.group(2) or '', cwd, max_lines, depth + 1)
     for pipeline in _pipelines(_tokens(command)):
-        stages = [stage for stage in pipeline if stage]
-        if not stages:
+        unwrapped = [found for stage in pipeline if (found := _unwrap(stage))[0]]
+        if not unwrapped:
             continue
-        first = stages[0]
+        stages = [command for command, _ in unwrapped]
+        first, script = unwrapped[0]
         program = os.path.basename(first[0])
         if program == 'cd' and len(stages) == 1:
             if len(first) > 1:
@@ -404,6 +463,12 @@ def _dumps(command: str, base: Path, max_lines: int) -> Iterable[tuple[str, Path
             continue
         if any(token in _REDIRECTS for token in stages[-1]):
             continue  # the output goes to a file, not to the model
+        if any(os.path.basename(stage[0]) in _BOUNDING_FILTERS for stage in stages[1:]):
+            continue  # a later filter bounds what reaches the model
+        if script is not None:
+            if depth < _MAX_SCRIPT_DEPTH:
+                yield from _dumps(script, cwd, max_lines, depth + 1)
+            continue
         wanted: int | None
         if program in _DUMPERS:
             wanted = None
@@ -414,8 +479,6 @@ def _dumps(command: str, base: Path, max_lines: int) -> Iterable[tuple[str, Path
             wanted = None if count is None or count < 0 else count
         else:
             continue
-        if any(os.path.basename(stage[0]) in _BOUNDING_FILTERS for stage in stages[1:]):
-            continue  # a later filter bounds what reaches the model
         for raw in _file_args(first):
             for shown, path in _expand(raw, cwd):
                 yield shown, path, wanted
