@@ -145,6 +145,8 @@ def test_generate_span_and_token_metrics_for_a_successful_nudge(otel: OTelHarnes
     assert otel.delta(names.REMINDERS_GENERATE_TOKENS.name, model=llm.model_label, type='output') > 0
     assert otel.delta(names.REMINDERS_GENERATE_FALLBACKS.name) == 0
     assert otel.delta(names.REMINDERS_FIRED.name, reminder='LLMReminder', kind='llm') == 2
+    assert otel.delta(names.REMINDERS_GENERATIONS.name, model=llm.model_label, fallback=False) == 2
+    assert otel.delta(names.REMINDERS_GENERATIONS.name, fallback=True) == 0
 
 
 def test_generate_fallbacks_are_counted_by_reason(otel: OTelHarness) -> None:
@@ -162,6 +164,23 @@ def test_generate_fallbacks_are_counted_by_reason(otel: OTelHarness) -> None:
             'generate reminder with broken-haiku: fell back to GoalReanchor (ConnectionError)'
         )
     assert otel.delta(names.REMINDERS_GENERATE_FALLBACKS.name, reason='ConnectionError') == 3
+    assert otel.delta(names.REMINDERS_GENERATIONS.name, model='broken-haiku', fallback=True) == 3
+
+
+def test_an_llm_reminder_called_from_your_own_reminder_counts_in_the_fallback_rate(otel: OTelHarness) -> None:
+    """Fired as `dynamic` (it is your function), but its generations are counted by model and outcome all the same."""
+    llm = LLMReminder(model=failing_model())
+
+    async def only_when_busy(ctx: RunContext[None]) -> str | None:
+        return await llm(ctx) if ctx.run_step > 1 else None
+
+    script = Script(tool_calls=2)
+    agent_with(script, SystemReminders(dynamic_reminders=[only_when_busy])).run_sync('Go.')
+
+    fired = otel.delta(names.REMINDERS_FIRED.name, reminder='only_when_busy', kind='dynamic')
+    assert fired == 2 and otel.delta(names.REMINDERS_FIRED.name, kind='llm') == 0
+    assert otel.delta(names.REMINDERS_GENERATIONS.name, model='broken-haiku', fallback=True) == fired
+    assert otel.delta(names.REMINDERS_GENERATE_FALLBACKS.name, reason='ConnectionError') == fired
 
 
 def test_a_tight_budget_is_counted_as_a_usage_limit_fallback(otel: OTelHarness) -> None:
@@ -246,6 +265,7 @@ def test_no_reminder_text_reaches_any_span_event_or_label(otel: OTelHarness) -> 
         names.REMINDERS_CACHE_POINTS,
         names.REMINDERS_GENERATE_TOKENS,
         names.REMINDERS_GENERATE_FALLBACKS,
+        names.REMINDERS_GENERATIONS,
     ):
         for point in otel.series(spec.name):
             assert CANARY.lower() not in repr(point.attributes).lower()
@@ -262,7 +282,7 @@ def test_broken_telemetry_never_fails_or_changes_a_run(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(reminder_telemetry, 'span', broken_span)
     monkeypatch.setattr(reminder_telemetry, 'get_tracer', broken_span)
-    for counter in ('_FIRED', '_CACHE_POINTS', '_GENERATE_TOKENS', '_GENERATE_FALLBACKS'):
+    for counter in ('_FIRED', '_CACHE_POINTS', '_GENERATE_TOKENS', '_GENERATE_FALLBACKS', '_GENERATIONS'):
         monkeypatch.setattr(reminder_telemetry, counter, BrokenCounter())
     script = Script(tool_calls=1)
     agent = agent_with(

@@ -571,8 +571,8 @@ def build_system_reminders() -> Json:
             'Generation fallback rate',
             'Share of LLMReminder generations that fell back to GoalReanchor text.',
             ratio(
-                increase(n.REMINDERS_GENERATE_FALLBACKS, RANGE),
-                increase(n.REMINDERS_FIRED, RANGE, 'kind="llm"'),
+                increase(n.REMINDERS_GENERATIONS, RANGE, 'fallback="true"'),
+                increase(n.REMINDERS_GENERATIONS, RANGE),
             ),
             unit='percentunit',
             decimals=1,

@@ -293,6 +293,14 @@ REMINDERS_GENERATE_TOKENS = _counter(
     ('model', 'type'),
     'system_reminders_generate_tokens_total',
 )
+REMINDERS_GENERATIONS = _counter(
+    'system_reminders.generations',
+    '{generation}',
+    'LLMReminder generations, by model and whether they fell back: the fallback rate counts from these, so an '
+    'LLMReminder called from a dynamic reminder of your own is counted too.',
+    ('model', 'fallback'),
+    'system_reminders_generations_total',
+)
 REMINDERS_GENERATE_FALLBACKS = _counter(
     'system_reminders.generate.fallbacks',
     '{fallback}',
@@ -348,6 +356,7 @@ ALL_METRICS: tuple[MetricSpec, ...] = (
     REMINDERS_FIRED,
     REMINDERS_CACHE_POINTS,
     REMINDERS_GENERATE_TOKENS,
+    REMINDERS_GENERATIONS,
     REMINDERS_GENERATE_FALLBACKS,
     BOUNDED_LINES,
     BOUNDED_GUARD_REFUSALS,

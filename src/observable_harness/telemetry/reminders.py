@@ -30,6 +30,7 @@ _FIRED = Counter(names.REMINDERS_FIRED)
 _CACHE_POINTS = Counter(names.REMINDERS_CACHE_POINTS)
 _GENERATE_TOKENS = Counter(names.REMINDERS_GENERATE_TOKENS)
 _GENERATE_FALLBACKS = Counter(names.REMINDERS_GENERATE_FALLBACKS)
+_GENERATIONS = Counter(names.REMINDERS_GENERATIONS)
 
 
 def report_fired(fired: Sequence[FiredReminder]) -> None:
@@ -113,6 +114,7 @@ def _finish_generation(current: Span | None, generation: Generation) -> None:
             )
             if generation.fallback_reason is not None:
                 current.set_attribute(names.SYSTEM_REMINDERS_FALLBACK_REASON, generation.fallback_reason)
+        _GENERATIONS.add(1, generation.model, generation.fallback)
         if generation.input_tokens:
             _GENERATE_TOKENS.add(generation.input_tokens, generation.model, 'input')
         if generation.output_tokens:
