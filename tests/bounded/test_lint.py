@@ -156,6 +156,73 @@ def test_cli_prints_findings_and_exits_1(tmp_path: Path, capsys: pytest.CaptureF
     assert main(['lint', str(tmp_path / 'missing')]) == 2
 
 
+def test_helpers_in_other_modules_are_seen_through(tmp_path: Path) -> None:
+    """A tool that returns a helper's result from another module of the linted tree is judged by that helper."""
+    package = tmp_path / 'src' / 'ops_agent'
+    (package / 'util').mkdir(parents=True)
+    (package / '__init__.py').write_text('')
+    (package / 'util' / '__init__.py').write_text('')
+    (package / 'util' / 'shell.py').write_text(
+        textwrap.dedent(
+            """
+            import subprocess
+            from pathlib import Path
+
+
+            def run(command: str) -> str:
+                return subprocess.run(command, shell=True, capture_output=True, text=True).stdout
+
+
+            def run_capped(command: str) -> str:
+                out = run(command)
+                return out[-4000:] + f'\\n[{len(out) - 4000} earlier characters cut]'
+
+
+            def slurp(path: str) -> str:
+                return Path(path).read_text()
+            """
+        )
+    )
+    (package / 'logs.py').write_text(
+        'from .util.shell import slurp\n\n\ndef read_log(name: str) -> str:\n    return slurp(name)\n'
+    )
+    (package / 'tools.py').write_text(
+        textwrap.dedent(
+            """
+            from pydantic_ai import Agent
+
+            from ops_agent.util import shell
+            from ops_agent.util.shell import run_capped
+            from .logs import read_log
+
+            agent = Agent('test')
+
+
+            @agent.tool_plain
+            def run_tests() -> str:
+                return shell.run('pytest -q')
+
+
+            @agent.tool_plain
+            def build() -> str:
+                return run_capped('make')
+
+
+            @agent.tool_plain
+            def service_log() -> str:
+                return read_log('/var/log/service.log')
+            """
+        )
+    )
+    findings = lint_paths([tmp_path])
+    assert [(Path(f.path).name, f.line, f.code) for f in findings] == [
+        ('tools.py', 13, 'BTO001'),  # shell.run: a subprocess's whole output, one module away
+        ('tools.py', 23, 'BTO002'),  # read_log -> slurp: a whole file, two modules away
+    ]
+    # Linted alone, the tools module cannot see its helpers: nothing to say about them.
+    assert lint_paths([package / 'tools.py']) == []
+
+
 def test_this_projects_source_is_clean() -> None:
     assert lint_paths([ROOT / 'src']) == []
 

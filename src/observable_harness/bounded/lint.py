@@ -35,7 +35,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -113,6 +113,10 @@ class Finding:
         return f'{self.path}:{self.line}: {self.code} {self.message}'
 
 
+_Resolver = Callable[[str], '_Taint | None']
+"""A helper's summary by its qualified name (`pkg.shell.run`), from the other modules linted."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Taint:
     kind: str
@@ -149,9 +153,12 @@ def _combine(taints: Iterable[_Taint | None]) -> _Taint | None:
 class _FunctionScan:
     """Follows tainted values through one function body, in statement order."""
 
-    def __init__(self, aliases: dict[str, str], summaries: dict[str, _Taint]) -> None:
+    def __init__(
+        self, aliases: dict[str, str], summaries: dict[str, _Taint], external: _Resolver = lambda name: None
+    ) -> None:
         self.aliases = aliases
         self.summaries = summaries
+        self.external = external
         self.names: dict[str, _Taint] = {}
         self.returns: list[tuple[ast.Return, _Taint]] = []
 
@@ -231,7 +238,8 @@ class _FunctionScan:
             return replace(found, bounded=True, marked=True) if found is not None else None
         if short in _PASS_THROUGH_CALLS or name in ('json.loads', 'json.dumps'):
             return found
-        return self.summaries.get(short)
+        local = self.summaries.get(short)
+        return local if local is not None or name == short else self.external(name)
 
     def assign(self, target: ast.AST, taint: _Taint | None) -> None:
         if isinstance(target, ast.Name):
@@ -353,44 +361,94 @@ def _suppressed(lines: Sequence[str], line: int, code: str) -> bool:
     return codes is None or code in {c.strip().upper() for c in codes.split(',')}
 
 
+@dataclass
+class _Module:
+    """One parsed module: its imports, its functions, and what each of its helpers returns."""
+
+    path: str
+    source: str
+    tree: ast.Module
+    dotted: tuple[str, ...]
+    """Its path as module parts (`src/pkg/shell.py` is `src`, `pkg`, `shell`), matched from the end."""
+    aliases: dict[str, str]
+    functions: list[ast.FunctionDef | ast.AsyncFunctionDef]
+    summaries: dict[str, _Taint]
+
+    @classmethod
+    def parse(cls, source: str, path: str) -> _Module | Finding:
+        try:
+            tree = ast.parse(source, filename=path)
+        except SyntaxError as error:
+            return Finding(path, error.lineno or 1, 'BTO000', f'{CODES["BTO000"]}: {error.msg}')
+        parts = Path(path).with_suffix('').parts
+        dotted = parts[:-1] if parts and parts[-1] == '__init__' else parts
+        return cls(path, source, tree, tuple(dotted), _aliases(tree), list(_functions(tree)), {})
+
+    def summarize(self, external: _Resolver) -> bool:
+        """Recompute what each function returns (two passes: helpers calling helpers); whether anything changed."""
+        before = dict(self.summaries)
+        for _ in range(2):
+            for function in self.functions:
+                scan = _FunctionScan(self.aliases, self.summaries, external)
+                scan.run(function.body)
+                combined = _combine(taint for _, taint in scan.returns)
+                if combined is not None:
+                    marked = combined.marked or _has_marker_text(function)
+                    self.summaries[function.name] = replace(combined, marked=marked)
+        return self.summaries != before
+
+    def findings(self, external: _Resolver) -> list[Finding]:
+        registered = _registered_names(self.tree)
+        lines = self.source.splitlines()
+        findings: list[Finding] = []
+        for function in self.functions:
+            if not (any(_is_tool_decorator(d) for d in function.decorator_list) or function.name in registered):
+                continue
+            scan = _FunctionScan(self.aliases, self.summaries, external)
+            scan.run(function.body)
+            marked = _has_marker_text(function)
+            for node, taint in scan.returns:
+                if not taint.bounded:
+                    code = 'BTO001' if taint.kind == 'subprocess' else 'BTO002'
+                    message = f'{CODES[code]} in {function.name}(): cap it and say how much was cut (see BTO-1)'
+                elif not (taint.marked or marked):
+                    code = 'BTO003'
+                    message = (
+                        f'{CODES[code]} in {function.name}(): tell the model it was cut, by how much, how to get more'
+                    )
+                else:
+                    continue
+                if not _suppressed(lines, node.lineno, code):
+                    findings.append(Finding(self.path, node.lineno, code, message))
+        return findings
+
+
+def _lint_modules(modules: Sequence[_Module]) -> list[Finding]:
+    """Findings in `modules`, each seeing through the helpers of the others (`from .shell import run`)."""
+
+    def external(name: str) -> _Taint | None:
+        *module, function = name.split('.')
+        if not module:
+            return None
+        wanted = tuple(part for part in module if part)  # a relative import's dots leave empty parts
+        for candidate in modules:
+            if wanted and candidate.dotted[-len(wanted) :] == wanted and function in candidate.summaries:
+                return candidate.summaries[function]
+        return None
+
+    # Helpers that call helpers in other modules settle in a few rounds; a bound keeps cycles finite.
+    for _ in range(4):
+        if not any([module.summarize(external) for module in modules]):
+            break
+    return [finding for module in modules for finding in module.findings(external)]
+
+
 def lint_source(source: str, path: str) -> list[Finding]:
     """Findings in one module's source (`path` is only what findings print)."""
-    try:
-        tree = ast.parse(source, filename=path)
-    except SyntaxError as error:
-        return [Finding(path, error.lineno or 1, 'BTO000', f'{CODES["BTO000"]}: {error.msg}')]
-    aliases = _aliases(tree)
-    functions = list(_functions(tree))
-    # Two passes let a tool see through a module helper such as `def run(cmd): return subprocess.run(...).stdout`.
-    summaries: dict[str, _Taint] = {}
-    for _ in range(2):
-        for function in functions:
-            scan = _FunctionScan(aliases, summaries)
-            scan.run(function.body)
-            combined = _combine(taint for _, taint in scan.returns)
-            if combined is not None:
-                summaries[function.name] = replace(combined, marked=combined.marked or _has_marker_text(function))
-    registered = _registered_names(tree)
-    lines = source.splitlines()
-    findings: list[Finding] = []
-    for function in functions:
-        if not (any(_is_tool_decorator(d) for d in function.decorator_list) or function.name in registered):
-            continue
-        scan = _FunctionScan(aliases, summaries)
-        scan.run(function.body)
-        marked = _has_marker_text(function)
-        for node, taint in scan.returns:
-            if not taint.bounded:
-                code = 'BTO001' if taint.kind == 'subprocess' else 'BTO002'
-                message = f'{CODES[code]} in {function.name}(): cap it and say how much was cut (see BTO-1)'
-            elif not (taint.marked or marked):
-                code = 'BTO003'
-                message = f'{CODES[code]} in {function.name}(): tell the model it was cut, by how much, how to get more'
-            else:
-                continue
-            if not _suppressed(lines, node.lineno, code):
-                findings.append(Finding(path, node.lineno, code, message))
-    return sorted(findings)
+    parsed = _Module.parse(source, path)
+    if isinstance(parsed, Finding):
+        return [parsed]
+    return sorted(_lint_modules([parsed]))
 
 
 def _python_files(root: Path) -> Iterator[Path]:
@@ -406,7 +464,8 @@ def _python_files(root: Path) -> Iterator[Path]:
 
 def lint_paths(paths: Iterable[str | Path]) -> list[Finding]:
     """Findings in every `.py` file under `paths` (files or directories); a missing path is a `FileNotFoundError`."""
-    findings: list[Finding] = []
+    by_file: dict[str, list[Finding]] = {}  # in the order the files were found
+    modules: list[_Module] = []
     for raw in paths:
         root = Path(raw)
         if not root.exists():
@@ -415,7 +474,12 @@ def lint_paths(paths: Iterable[str | Path]) -> list[Finding]:
             try:
                 source = file.read_text(encoding='utf-8')
             except (OSError, UnicodeDecodeError) as error:
-                findings.append(Finding(str(file), 1, 'BTO000', f'{CODES["BTO000"]}: {error}'))
+                by_file[str(file)] = [Finding(str(file), 1, 'BTO000', f'{CODES["BTO000"]}: {error}')]
                 continue
-            findings.extend(lint_source(source, str(file)))
-    return findings
+            parsed = _Module.parse(source, str(file))
+            by_file[str(file)] = [parsed] if isinstance(parsed, Finding) else []
+            if not isinstance(parsed, Finding):
+                modules.append(parsed)
+    for finding in _lint_modules(modules):
+        by_file[finding.path].append(finding)
+    return [finding for found in by_file.values() for finding in sorted(found)]
