@@ -86,6 +86,28 @@ _ASSIGNED_NAME = (
     r'private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?)'
 )
 
+_ASSIGNED_NAMES = (
+    'password',
+    'passwd',
+    'passphrase',
+    'secret',
+    'token',
+    'credential',
+    'credentials',
+    *(
+        f'{first}{between}{second}'
+        for first, second in (
+            ('api', 'key'),
+            ('access', 'key'),
+            ('secret', 'key'),
+            ('private', 'key'),
+            ('client', 'secret'),
+            ('auth', 'token'),
+        )
+        for between in ('_', '-', '')
+    ),
+)
+"""Every name `_ASSIGNED_NAME` matches, spelled out (for look-behinds, which take fixed widths only)."""
 _ASSIGNED_VALUE = r'(?!\[REDACTED)(?:"([^"\n]*)"|\'([^\'\n]*)\'|([^\s"\',;&)}\]]+))'
 """A value in double quotes, single quotes or bare, as groups 1, 2, 3; never one already replaced."""
 _ASSIGNED_HINTS = ('pass', 'secret', 'token', 'key', 'credential')
@@ -174,15 +196,19 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
     ),
     SecretPattern(
         'flag',
+        # A command-line flag and its value after a space: `--password hunter2`, `--db-token "a b"`. From the
+        # `--` that starts a word, the flag's word taken whole (no backtracking into runs of dashes), then
+        # look-behinds for a name that ends it.
         _p(
-            # A command-line flag and its value after a space: `--password hunter2`, `--db-token "a b"`.
-            r'--(?:[\w.-]*?[_.-])?' + _ASSIGNED_NAME + r'[ \t]+(?![-<$])' + _ASSIGNED_VALUE,
+            r'--(?<![\w.-]--)[\w.-]*+(?:'
+            + '|'.join(rf'(?<=[-_.]{re.escape(name)})' for name in _ASSIGNED_NAMES)
+            + r')[ \t]+(?![-<$])'
+            + _ASSIGNED_VALUE,
             re.IGNORECASE,
         ),
         hints=_ASSIGNED_HINTS,
         ignore_case_hints=True,
         value_groups=(1, 2, 3),
-        starts=('--',),
     ),
 )
 """Specific formats first: once a GitHub token is replaced, the `token=` around it is not counted twice."""
