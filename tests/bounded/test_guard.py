@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pydantic_ai import Agent
 
 from observable_harness.bounded import ReadGuard, ReadTool, ShellTool
@@ -132,6 +134,32 @@ def test_shell_dumps_of_long_files_are_refused(workspace: Path, command: str, re
         assert "grep -n 'PATTERN'" in out and 'read_file(path=' in out
     else:
         assert tools.ran == ['bash']
+
+
+_WORDS = (
+    *('cat', 'sudo', 'env', '-u', 'bash', '-c', "'", '"', '$(', ')', '`', '(', '{', '}', ';', '|', '&&', '~', 'X=1'),
+    *('~nosuchuser/x', 'head', '-n', '+1', '*', '[', '\x00', f'{CANARY}.log', 'cd', '..'),
+)
+
+
+@given(command=st.one_of(st.text(max_size=200), st.lists(st.sampled_from(_WORDS), max_size=30).map(' '.join)))
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # the workspace is only read
+def test_the_guard_judges_any_command_or_lets_it_run(workspace: Path, command: str) -> None:
+    guard = ReadGuard[None](read_tools=['read_file'], shell_tools=['bash'], max_lines=400, root=workspace)
+    shell = guard.decide('bash', {'command': command})
+    read = guard.decide('read_file', {'path': command})
+    assert shell.reason in ('shell_dump', 'no_dump', 'unparsed', 'unjudged')
+    assert read.reason in ('whole_file_read', 'not_a_file', 'small_file', 'unjudged')
+
+
+def test_a_call_the_guard_cannot_judge_runs_and_the_run_goes_on(
+    workspace: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # `~nosuchuser` makes pathlib raise (there is no such home directory): the guard must not take the run down.
+    [out], tools = run_calls(workspace, call('bash', {'command': 'cat ~nosuchuser-7f3a/notes.txt'}))
+    assert tools.ran == ['bash'] and 'No such file' in out
+    assert 'ReadGuard could not judge a bash call (RuntimeError)' in caplog.text
+    assert 'nosuchuser' not in caplog.text
 
 
 def test_tool_and_argument_names_are_configurable(workspace: Path) -> None:

@@ -14,6 +14,7 @@ pass untouched.
 from __future__ import annotations
 
 import glob
+import logging
 import os
 import re
 import shlex
@@ -122,6 +123,7 @@ class GuardDecision:
 
 
 _ALLOW_NOT_A_FILE = GuardDecision(False, 'not_a_file')
+_log = logging.getLogger('observable_harness.bounded')
 
 
 def _int(value: Any) -> int | None:
@@ -237,11 +239,22 @@ class ReadGuard(AbstractCapability[AgentDepsT]):
     # --- decisions -----------------------------------------------------------------------------
 
     def decide(self, tool: str, args: Mapping[str, Any]) -> GuardDecision:
-        """The decision for a call of `tool` with `args` (pure apart from reading the file's length)."""
-        if tool in self._read:
-            return self._decide_read(self._read[tool], args)
-        if tool in self._shell:
-            return self._decide_shell(self._shell[tool], args)
+        """The decision for a call of `tool` with `args` (pure apart from reading the file's length).
+
+        Never raises: arguments the guard cannot judge (a `~user` that does not exist, say) let the call
+        run, as if unguarded, with the reason `unjudged`.
+        """
+        try:
+            if tool in self._read:
+                return self._decide_read(self._read[tool], args)
+            if tool in self._shell:
+                return self._decide_shell(self._shell[tool], args)
+        except Exception as error:
+            # The arguments are the model's and may hold anything, secrets included: the type name only.
+            _log.warning(
+                'observable_harness: ReadGuard could not judge a %s call (%s); it runs', tool, type(error).__name__
+            )
+            return GuardDecision(False, 'unjudged')
         return GuardDecision(False, 'not_guarded')
 
     def _base(self, cwd: Any = None) -> Path:
