@@ -86,7 +86,10 @@ def read_tool_name_in_run(ctx: RunContext[Any], called: str | None = None) -> st
     name the toolset registered (a prefixing wrapper hands its tools the unprefixed one): where several
     read tools are present, the one that ends with it.
     """
-    names = [name for name, tool_def in ctx.tools.items() if is_read_tool(tool_def.metadata)]
+    try:
+        names = [name for name, tool_def in ctx.tools.items() if is_read_tool(tool_def.metadata)]
+    except Exception:  # a context without its tools (a durable-execution activity, say) still gets a name
+        names = []
     if called is None or called in names:
         return called or (names[0] if names else READ_TOOL_NAME)
     ending = [name for name in names if name.endswith(called)]
