@@ -9,10 +9,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
-from pydantic_ai import Agent
+from pydantic_ai import Agent, RunContext
 from pydantic_ai.capabilities import PrefixTools
 from pydantic_ai.messages import (
     ModelMessage,
@@ -23,6 +23,8 @@ from pydantic_ai.messages import (
     ToolReturnPart,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.models.test import TestModel
+from pydantic_ai.usage import RunUsage
 from tests.agents import Script, call, done, handle_in, read_back, respond, text_of, tool_returns
 from tests.otel import OTelHarness
 
@@ -43,6 +45,7 @@ from observable_harness.tool_output_limits.read_back import (
     is_read_tool,
     paginate,
     read_stored,
+    read_tool_name_in_run,
 )
 
 CANARY = 'CANARY-7f3a-payload-text'
@@ -520,6 +523,17 @@ def test_under_prefix_tools_every_hint_names_the_read_tool_as_the_model_knows_it
     assert text_of(page).splitlines()[1:4] == ['0\tline 0', '1\tline 1', '2\tline 2']  # read whole, not reduced
     footer = text_of(page).rsplit('\n', 1)[-1]
     assert 'call lim_read_tool_result(handle=' in footer and 'offset=3' in footer
+
+
+def test_the_read_tool_name_falls_back_when_the_run_cannot_list_its_tools() -> None:
+    class Unlisted:
+        @property
+        def tools(self) -> dict[str, Any]:
+            raise RuntimeError('no tools here')
+
+    ctx = RunContext[None](deps=None, model=TestModel(), usage=RunUsage(), tool_manager=cast('Any', Unlisted()))
+    assert read_tool_name_in_run(ctx) == READ_TOOL_NAME
+    assert read_tool_name_in_run(ctx, 'lim_read_tool_result') == 'lim_read_tool_result'
 
 
 def test_the_toolset_exposes_one_marked_tool_with_a_model_facing_schema(store: LocalFileStore) -> None:
