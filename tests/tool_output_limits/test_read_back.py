@@ -159,21 +159,24 @@ def test_a_large_payload_pages_the_same_from_its_cached_layout(store: LocalFileS
 
 
 def test_the_layout_cache_keeps_a_few_recent_payloads_within_its_bytes() -> None:
-    layouts = read_back_module._Layouts(min_bytes=5, max_bytes=100, max_entries=2)
-    small, a, b, c, huge = b'tiny', b'a\n' * 10, b'b\n' * 10, b'c\n' * 10, b'h\n' * 60
-    for data in (small, huge):
+    layouts = read_back_module._Layouts(min_bytes=5, max_bytes=2_000, max_entries=2)
+    per_line = read_back_module._Layouts.LINE_OVERHEAD
+    small, a, b, c, huge = b'tiny', b'a\n' * 10, b'b\n' * 10, b'c\n' * 10, b'h\n' * 40
+    for data in (small, huge):  # under min_bytes; over max_bytes with its lines (80 + 40 * 64)
         layouts.layout(data, ROW_WIDTH)
-    assert len(layouts) == 0  # under min_bytes, over max_bytes: laid out, not kept
+    assert len(layouts) == 0
     first = layouts.layout(a, ROW_WIDTH)
+    assert first.memory == 20 + 10 * per_line
     layouts.layout(b, ROW_WIDTH)
     assert layouts.layout(a, ROW_WIDTH) is first and layouts.hits == 1
     layouts.layout(c, ROW_WIDTH)  # b is the least recently read: dropped
-    assert len(layouts) == 2 and layouts.cached_bytes == 40
+    assert len(layouts) == 2 and layouts.cached_bytes == 2 * first.memory
     assert layouts.layout(a, ROW_WIDTH) is first and layouts.layout(b, ROW_WIDTH) is not first
     assert layouts.layout(a, 5) is not first  # another width is another layout
-    for data in (b'x' * 70, b'y' * 70):
+    wide = [bytes([letter]) * 900 for letter in b'xy']  # one line each: 900 + 64
+    for data in wide:
         layouts.layout(data, ROW_WIDTH)
-    assert layouts.cached_bytes <= 100
+    assert layouts.cached_bytes <= 2_000 and len(layouts) == 2
 
 
 def rebuild(outputs: list[str]) -> str:

@@ -467,7 +467,7 @@ def _dumps(command: str, base: Path, max_lines: int, depth: int = 0) -> Iterable
         unwrapped = [found for stage in pipeline if (found := _unwrap(stage))[0]]
         if not unwrapped:
             continue
-        stages = [command for command, _ in unwrapped]
+        stages = [words for words, _ in unwrapped]
         first, script = unwrapped[0]
         program = os.path.basename(first[0])
         if program == 'cd' and len(stages) == 1:

@@ -448,6 +448,8 @@ class _Layout:
     grid: _Grid
     total_chars: int
     lossy: bool
+    memory: int
+    """Estimated bytes held: the text and its line objects."""
 
 
 class _Layouts:
@@ -456,8 +458,11 @@ class _Layouts:
     A model pages through a large spill one call at a time, and the store hands back the whole payload
     on every call: decoding and splitting 10 MB into lines costs ~40 ms, hashing it ~1 ms. Payloads
     under `min_bytes` are laid out afresh (it costs less than hashing them); at most `max_entries`
-    layouts of at most `max_bytes` stored bytes in all are kept, the least recently read dropped first.
+    layouts are kept, taking at most `max_bytes` of memory in all by estimate (the text, and ~64 bytes
+    per line for its string object), the least recently read dropped first.
     """
+
+    LINE_OVERHEAD = 64
 
     def __init__(self, *, min_bytes: int = 256 * 1024, max_bytes: int = 64 * 1024 * 1024, max_entries: int = 4) -> None:
         self.min_bytes, self.max_bytes, self.max_entries = min_bytes, max_bytes, max_entries
@@ -477,13 +482,15 @@ class _Layouts:
                 self.hits += 1
                 return cached
         built = self._build(data, width)
+        if built.memory > self.max_bytes:
+            return built
         with self._lock:
             if key not in self._entries:
                 self._entries[key] = built
-                self._bytes += len(data)
+                self._bytes += built.memory
             while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
-                (_, size, _), _ = self._entries.popitem(last=False)
-                self._bytes -= size
+                _, dropped = self._entries.popitem(last=False)
+                self._bytes -= dropped.memory
         return built
 
     def __len__(self) -> int:
@@ -491,12 +498,14 @@ class _Layouts:
 
     @property
     def cached_bytes(self) -> int:
+        """Estimated memory the kept layouts hold."""
         return self._bytes
 
-    @staticmethod
-    def _build(data: bytes, width: int) -> _Layout:
+    @classmethod
+    def _build(cls, data: bytes, width: int) -> _Layout:
         text, lossy = _decode(data)
-        return _Layout(_Grid(text, width), len(text), lossy)
+        grid = _Grid(text, width)
+        return _Layout(grid, len(text), lossy, len(data) + cls.LINE_OVERHEAD * len(grid.lines))
 
 
 _LAYOUTS = _Layouts()
