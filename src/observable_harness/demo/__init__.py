@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import signal
 import threading
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from rich.table import Table
 from ..telemetry import names
 from ..telemetry.setup import Telemetry
 from ..telemetry.tool_output import RESEND_TOKENS_AVOIDED
+from ..tool_output_limits import LocalFileStore
 from ..tool_output_limits.payload import compact_json
 from ..tool_output_limits.read_back import READ_TOOL_NAME
 from .workload import Session, build_sessions, demo_store, housekeeping, run_session
@@ -164,8 +166,7 @@ class Report:
             console.print(f'Housekeeping: {self.pruned}')
 
 
-async def _run_sessions(options: DemoOptions, console: Console, collector: _Collector) -> Report:
-    store = demo_store()
+async def _run_sessions(options: DemoOptions, console: Console, collector: _Collector, store: LocalFileStore) -> Report:
     sessions = build_sessions(store)
     report = Report()
     total = sum(len(session.script) + 1 for session in sessions)
@@ -205,9 +206,8 @@ async def _run_sessions(options: DemoOptions, console: Console, collector: _Coll
     return report
 
 
-async def _keep_serving(options: DemoOptions, stop: threading.Event) -> None:
+async def _keep_serving(options: DemoOptions, stop: threading.Event, store: LocalFileStore) -> None:
     """Repeat the sessions quietly so counters keep moving for rate()/increase() and the alerts."""
-    store = demo_store()
     while not stop.is_set():
         for session in build_sessions(store):
             if stop.is_set():
@@ -225,7 +225,17 @@ def run_demo(options: DemoOptions, telemetry: Telemetry, console: Console | None
     provider = trace.get_tracer_provider()
     if isinstance(provider, TracerProvider):
         provider.add_span_processor(collector)
-    report = asyncio.run(_run_sessions(options, console, collector))
+    store = demo_store()
+    try:
+        return _run_and_report(options, telemetry, console, collector, store)
+    finally:
+        shutil.rmtree(store.root, ignore_errors=True)
+
+
+def _run_and_report(
+    options: DemoOptions, telemetry: Telemetry, console: Console, collector: _Collector, store: LocalFileStore
+) -> int:
+    report = asyncio.run(_run_sessions(options, console, collector, store))
     report.render(console)
     console.print(telemetry.summary())
     telemetry.flush()
@@ -234,7 +244,7 @@ def run_demo(options: DemoOptions, telemetry: Telemetry, console: Console | None
         # A plain, flushed line: the end-to-end tests (and scripts) wait for it on a pipe.
         print('READY ' + json.dumps({'metrics_url': telemetry.metrics_url}), flush=True)
         console.print(f'Serving until interrupted; repeating the sessions every {options.serve_interval:g} s.')
-        asyncio.run(_keep_serving(options, stop))
+        asyncio.run(_keep_serving(options, stop, store))
     elif telemetry.metrics_url:
         console.print('Run `observable-harness demo --serve` to keep the endpoint up for Prometheus to scrape.')
     telemetry.shutdown()

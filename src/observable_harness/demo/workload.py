@@ -280,8 +280,12 @@ def build_sessions(store: OverflowStore) -> list[Session]:
 
 
 def demo_store() -> LocalFileStore:
-    """The demo's own spill directory, apart from the default root your agents share."""
-    return LocalFileStore(base_dir=Path(tempfile.gettempdir()) / f'observable_harness_demo_{_owner()}')
+    """A spill directory of this demo run's own, apart from the default root your agents share.
+
+    One per process: the housekeeping step prunes everything in it, which in a shared directory would
+    take another demo's fresh spills away before its read-backs (two demos at once, as the tests run them).
+    """
+    return LocalFileStore(base_dir=tempfile.mkdtemp(prefix=f'observable_harness_demo_{_owner()}_'))
 
 
 def _owner() -> str:
