@@ -49,6 +49,7 @@ LABEL_VALUES: dict[str, LabelValue] = {
     'line_class': 'error',
     'fate': 'kept',
     'policy': 'failures',
+    'agent': 'triage',
 }
 
 # Series beyond the representative one, so that every dashboard query and alert expression (which
@@ -64,7 +65,7 @@ EXTRA_SERIES: dict[str, list[tuple[float, tuple[LabelValue, ...]]]] = {
     names.READS.name: [(1, ('miss',)), (2, ('hit',))],
     names.REMINDERS_CACHE_POINTS.name: [(1, (False, 'no_content'))],
     names.REMINDERS_FIRED.name: [(2, ('goal_reanchor', 'goal_reanchor'))],
-    names.BAND_THRESHOLD.name: [(50_000, ('fetch_logs', 'summarize', 'chars'))],
+    names.BAND_THRESHOLD.name: [(50_000, ('fetch_logs', 'summarize', 'chars', 'triage'))],
 }
 
 _SIZES = (300.0, 3_000.0, 30_000.0)

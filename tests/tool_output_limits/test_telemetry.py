@@ -179,6 +179,24 @@ def test_band_thresholds_that_apply_to_each_tool_are_exposed_as_a_gauge(otel: OT
     assert thresholds[('gauge_other', 'truncate')] == 6_000
 
 
+def test_two_agents_bounding_one_tool_differently_each_expose_their_thresholds(otel: OTelHarness) -> None:
+    def agent_named(name: str, over: int) -> Agent[None, str]:
+        limits = ToolOutputLimits[None](bands=[Band(over=over, action=Truncate())], store=BrokenStore())
+        script = Script([respond(call('shared_probe', call_id='a')), done()])
+        agent = Agent(script.model(), name=name, deps_type=type(None), capabilities=[limits])
+        agent.tool_plain(name='shared_probe')(lambda: 'x')
+        return agent
+
+    agent_named('triage', 4_000).run_sync('go')
+    agent_named('reviewer', 12_000).run_sync('go')
+    thresholds = {
+        (p.attributes['agent'], p.attributes['action']): p.value
+        for p in otel.series(names.BAND_THRESHOLD.name)
+        if p.attributes.get('tool') == 'shared_probe'
+    }
+    assert thresholds == {('triage', 'truncate'): 4_000, ('reviewer', 'truncate'): 12_000}
+
+
 def test_no_tool_output_reaches_any_attribute_event_or_label(otel: OTelHarness, tmp_path: Path) -> None:
     script = Script(
         [

@@ -422,8 +422,8 @@ def build_tool_output_limits() -> Json:
             'threshold under p90 reduces more than the tail; `observable-harness calibrate` proposes better ones.',
             *[(quantile(q, n.SIZE, WINDOW, *size_matchers), f'p{round(q * 100)}') for q in _QUANTILES],
             (
-                f'max by (action) ({series(n.BAND_THRESHOLD, *size_matchers)})',
-                'threshold ({{action}})',
+                f'max by (agent, action) ({series(n.BAND_THRESHOLD, *size_matchers)})',
+                'threshold {{action}} ({{agent}})',
             ),
         ),
         12,

@@ -268,8 +268,8 @@ BAND_THRESHOLD = MetricSpec(
     'tool_output.band.threshold',
     'gauge',
     '{size}',
-    'Configured band thresholds (`over`) per tool, to draw over the measured size distribution.',
-    ('tool', 'action', 'size_unit'),
+    'Configured band thresholds (`over`) per agent and tool, to draw over the measured size distribution.',
+    ('tool', 'action', 'size_unit', 'agent'),
     'tool_output_band_threshold',
 )
 REMINDERS_FIRED = _counter(

@@ -164,7 +164,7 @@ def report_resend_avoided(saved_by_tool: Iterable[tuple[str, int]]) -> None:
             RESEND_TOKENS_AVOIDED.add(tokens, tool)
 
 
-def report_bands(tool: str, thresholds: Iterable[tuple[int, str]], size_unit: str) -> None:
-    """Expose configured thresholds (`over`, action name) so dashboards can draw them over sizes."""
+def report_bands(tool: str, thresholds: Iterable[tuple[int, str]], size_unit: str, *, agent: str) -> None:
+    """Expose one agent's configured thresholds (`over`, action name) for a tool, for dashboards to draw over sizes."""
     for over, action in thresholds:
-        BAND_THRESHOLD.set(over, tool, action, size_unit)
+        BAND_THRESHOLD.set(over, tool, action, size_unit, agent)

@@ -164,7 +164,7 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
     _bands: tuple[Band, ...] = field(init=False, repr=False, compare=False)
     _per_tool: dict[str, tuple[Band, ...]] = field(init=False, repr=False, compare=False)
     _default_store: OverflowStore | None = field(default=None, init=False, repr=False, compare=False)
-    _thresholds_reported: set[str] = field(init=False, repr=False, compare=False)
+    _thresholds_reported: set[tuple[str, str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         validate_summary_prompt(self.summary_prompt)
@@ -229,10 +229,14 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
             return result
         tool_name = call.tool_name
         bands = self._per_tool.get(tool_name, self._bands)
-        if tool_name not in self._thresholds_reported:
-            # Per tool, the thresholds that really apply to it: dashboards draw them over its sizes.
-            self._thresholds_reported.add(tool_name)
-            telemetry.report_bands(tool_name, ((b.over, b.action.name) for b in bands), self._measurer.size_unit)
+        agent = ctx.agent
+        reported = (tool_name, agent.name if agent is not None and agent.name else 'unnamed')
+        if reported not in self._thresholds_reported:
+            # Per agent and tool, the thresholds that really apply: dashboards draw them over the tool's sizes,
+            # and two agents that bound one tool differently each show their own.
+            self._thresholds_reported.add(reported)
+            thresholds = ((b.over, b.action.name) for b in bands)
+            telemetry.report_bands(tool_name, thresholds, self._measurer.size_unit, agent=reported[1])
         if type(result) is str and self._measurer.plain_chars and (not bands or len(result) < bands[-1].over):
             # The common case, kept cheap: a short text return is measured and let through.
             telemetry.report_passthrough(tool_name, len(result), 'chars')
