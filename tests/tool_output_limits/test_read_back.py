@@ -118,16 +118,7 @@ def test_paging_back_from_the_end_rebuilds_the_payload(text: str) -> None:
 @pytest.mark.parametrize('text', PAYLOADS)
 def test_the_rendered_pages_alone_rebuild_the_payload(store: LocalFileStore, text: str) -> None:
     """What the model sees is unambiguous: rows, continuation marks and the final-newline note suffice."""
-    handle = put(store, text)
-    rendered: list[str] = []
-    offset: int | None = 0
-    while offset is not None:
-        output = read(store, handle, offset=offset, limit=3)
-        rendered.append(output)
-        footer = output.rsplit('\n', 1)[-1]
-        found = re.search(r'offset=(\d+)', footer) if footer.startswith('[') else None
-        offset = int(found.group(1)) if found else None
-    assert rebuild(rendered) == text
+    assert read_all_rendered(store, put(store, text), limit=3) == text
 
 
 def read_all_rendered(store: LocalFileStore, handle: str, limit: int = MAX_LIMIT) -> str:
