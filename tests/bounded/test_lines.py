@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from observable_harness.bounded import LineClass, classify_line, classify_lines
-from observable_harness.bounded.lines import exit_status_of, is_section_header, line_shape
+from observable_harness.bounded.lines import _PROGRESS, exit_status_of, is_section_header, line_shape
 from tests.bounded.real_outputs import RealOutput
 
 
@@ -117,3 +121,19 @@ def test_exit_status_and_section_headers() -> None:
     assert is_section_header('=================== FAILURES ===================')
     assert is_section_header('## Results')
     assert not is_section_header('a = b')
+
+
+# The progress-bar alternative as it was before it took a run of `#`/`=` whole from its first character.
+_OLD_BAR = re.compile(r'[#=]{6,}>?\s*\]?\s*\d')
+
+
+@given(line=st.text(alphabet='#=> ]\t1x%', max_size=40))
+def test_the_bar_pattern_finds_a_bar_exactly_where_its_slower_form_did(line: str) -> None:
+    assert (_PROGRESS.search(line) is not None) == (_OLD_BAR.search(line) is not None)
+
+
+def test_a_very_long_rule_is_classified_in_one_pass() -> None:
+    # Quadratic before (a 20,000-character run of `#` took ~30 s); one pass over the run now.
+    assert classify_line('#' * 20_000 + 'x%') is LineClass.normal
+    assert classify_line('#' * 20_000 + ' 50%') is LineClass.progress
+    assert classify_line('=' * 20_000 + '> 7') is LineClass.progress
