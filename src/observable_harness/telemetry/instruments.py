@@ -165,16 +165,13 @@ class Counter(_Recorder):
     `add(amount, *label_values)` takes label values in the order of `spec.labels`.
     """
 
-    __slots__ = ('_lock', '_values', 'spec')
+    __slots__ = ('_values',)
+    kind = 'counter'
 
     def __init__(self, spec: MetricSpec) -> None:
-        if _INSTRUMENTS.by_name.get(spec.name) is self:
-            return
-        assert spec.kind == 'counter', spec
-        self.spec = spec
-        self._lock = threading.Lock()
-        self._values: dict[tuple[LabelValue, ...], float] = {}
-        _INSTRUMENTS.add(self)
+        if self._claim(spec):
+            self._values: dict[tuple[LabelValue, ...], float] = {}
+            self._register()
 
     def add(self, amount: float, *label_values: LabelValue) -> None:
         if not _INSTRUMENTS.registered:
@@ -212,16 +209,13 @@ class Counter(_Recorder):
 class Gauge(_Recorder):
     """A last-value gauge (configured thresholds), observed at collection time."""
 
-    __slots__ = ('_lock', '_values', 'spec')
+    __slots__ = ('_values',)
+    kind = 'gauge'
 
     def __init__(self, spec: MetricSpec) -> None:
-        if _INSTRUMENTS.by_name.get(spec.name) is self:
-            return
-        assert spec.kind == 'gauge', spec
-        self.spec = spec
-        self._lock = threading.Lock()
-        self._values: dict[tuple[LabelValue, ...], float] = {}
-        _INSTRUMENTS.add(self)
+        if self._claim(spec):
+            self._values: dict[tuple[LabelValue, ...], float] = {}
+            self._register()
 
     def set(self, value: float, *label_values: LabelValue) -> None:
         _INSTRUMENTS.ensure_registered()
