@@ -29,9 +29,12 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import boto3
-
 from observable_harness.tool_output_limits import LocalFileStore, ObjectStore, OverflowStore
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.s3_server import create_bucket  # noqa: E402
 
 BUCKET = 'bench-spills'
 CREDENTIALS = {'key': 'bench', 'secret': 'bench', 'client_kwargs': {'region_name': 'us-east-1'}}
@@ -66,13 +69,7 @@ def start_moto() -> tuple[subprocess.Popen[bytes], str]:
                 server.kill()
                 raise SystemExit('moto_server did not start; is moto[server] installed in this interpreter?') from None
             time.sleep(0.2)
-    boto3.client(
-        's3',
-        endpoint_url=endpoint,
-        aws_access_key_id=CREDENTIALS['key'],
-        aws_secret_access_key=CREDENTIALS['secret'],
-        region_name='us-east-1',
-    ).create_bucket(Bucket=BUCKET)
+    create_bucket(endpoint, BUCKET, CREDENTIALS)
     return server, endpoint
 
 

@@ -13,6 +13,17 @@ SECRET = 'testing-secret-CANARY'
 CREDENTIALS: dict[str, Any] = {'key': 'testing-key-id', 'secret': SECRET, 'client_kwargs': {'region_name': 'us-east-1'}}
 
 
+def create_bucket(endpoint: str, bucket: str, credentials: dict[str, Any]) -> None:
+    """Make `bucket` on the S3 server at `endpoint`, with the fsspec-style `credentials` (`key`, `secret`)."""
+    boto3.client(
+        's3',
+        endpoint_url=endpoint,
+        aws_access_key_id=credentials['key'],
+        aws_secret_access_key=credentials['secret'],
+        region_name='us-east-1',
+    ).create_bucket(Bucket=bucket)
+
+
 @dataclass
 class MotoServer:
     """A real moto S3 server in this process, listening on a free loopback port."""
@@ -26,13 +37,7 @@ class MotoServer:
         server.start()
         host, port = server.get_host_and_port()
         endpoint = f'http://{host}:{port}'
-        boto3.client(
-            's3',
-            endpoint_url=endpoint,
-            aws_access_key_id=CREDENTIALS['key'],
-            aws_secret_access_key=CREDENTIALS['secret'],
-            region_name='us-east-1',
-        ).create_bucket(Bucket=BUCKET)
+        create_bucket(endpoint, BUCKET, CREDENTIALS)
         return cls(server, endpoint)
 
     def options(self, **extra: Any) -> dict[str, Any]:
