@@ -385,16 +385,14 @@ class _Module:
         return cls(path, source, tree, tuple(dotted), _aliases(tree), list(_functions(tree)), {})
 
     def summarize(self, external: _Resolver) -> bool:
-        """Recompute what each function returns (two passes: helpers calling helpers); whether anything changed."""
+        """Recompute what each function returns, seeing the summaries so far; whether anything changed."""
         before = dict(self.summaries)
-        for _ in range(2):
-            for function in self.functions:
-                scan = _FunctionScan(self.aliases, self.summaries, external)
-                scan.run(function.body)
-                combined = _combine(taint for _, taint in scan.returns)
-                if combined is not None:
-                    marked = combined.marked or _has_marker_text(function)
-                    self.summaries[function.name] = replace(combined, marked=marked)
+        for function in self.functions:
+            scan = _FunctionScan(self.aliases, self.summaries, external)
+            scan.run(function.body)
+            combined = _combine(taint for _, taint in scan.returns)
+            if combined is not None:
+                self.summaries[function.name] = replace(combined, marked=combined.marked or _has_marker_text(function))
         return self.summaries != before
 
     def findings(self, external: _Resolver) -> list[Finding]:
@@ -423,6 +421,9 @@ class _Module:
         return findings
 
 
+_SUMMARY_ROUNDS = 8
+
+
 def _lint_modules(modules: Sequence[_Module]) -> list[Finding]:
     """Findings in `modules`, each seeing through the helpers of the others (`from .shell import run`)."""
 
@@ -436,8 +437,9 @@ def _lint_modules(modules: Sequence[_Module]) -> list[Finding]:
                 return candidate.summaries[function]
         return None
 
-    # Helpers that call helpers in other modules settle in a few rounds; a bound keeps cycles finite.
-    for _ in range(4):
+    # Helpers that call helpers (in this module or another) settle in a few rounds, one level of calls per
+    # round; the bound keeps cycles finite.
+    for _ in range(_SUMMARY_ROUNDS):
         if not any([module.summarize(external) for module in modules]):
             break
     return [finding for module in modules for finding in module.findings(external)]
