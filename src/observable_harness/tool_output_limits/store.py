@@ -198,6 +198,11 @@ def _within(path: str, root: str) -> bool:
     return path != root and os.path.commonpath([path, root]) == root
 
 
+def _refuse_outward(directory: str, root: str) -> None:
+    if directory != root and not _within(os.path.realpath(directory), root):
+        raise ForbiddenHandle('a directory of this key is a link that leaves the store')
+
+
 def _open_temporary(root: str, directory: str, name: str) -> tuple[int, str]:
     """Create `directory` (inside `root`) and a fresh temporary file in it, next to where `name` will go."""
     # Check the deepest part that already exists before creating the rest: makedirs would otherwise
@@ -205,11 +210,9 @@ def _open_temporary(root: str, directory: str, name: str) -> tuple[int, str]:
     existing = directory
     while existing != root and not os.path.lexists(existing):
         existing = os.path.dirname(existing)
-    if existing != root and not _within(os.path.realpath(existing), root):
-        raise ForbiddenHandle('a directory of this key is a link that leaves the store')
+    _refuse_outward(existing, root)
     os.makedirs(directory, mode=0o700, exist_ok=True)
-    if directory != root and not _within(os.path.realpath(directory), root):
-        raise ForbiddenHandle('a directory of this key is a link that leaves the store')
+    _refuse_outward(directory, root)  # again: a link may have been planted while the rest was created
     temporary = os.path.join(directory, f'.{name}.{secrets.token_hex(6)}.tmp')
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC
     return os.open(temporary, flags, 0o600), temporary
