@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from observable_harness.bounded import lint_paths, lint_source
+from observable_harness.bounded.lint import lint_paths, lint_source
 from observable_harness.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
