@@ -1,0 +1,96 @@
+"""Cost of choosing a stand-in's preview for 1 MB, by shape: the intent- and shape-aware preview against today's.
+
+Run with the bench interpreter: `bash bench/setup_env.sh` then `bench/.venv/bin/python bench/bench_preview.py`.
+
+Each real capture of `bench/standins/captures/` is repeated to 1 MB (so its shape holds over the whole
+megabyte) and previewed at the spill's default budget (1,000 characters) by:
+
+- `salient` — the class-based excerpt stand-ins used before intent and shape (`salient_excerpt`);
+- `preview` — `select_preview` without intent (shape and line classes);
+- `preview+intent` — `select_preview` with the case's intent (terms from its prompt, text and arguments).
+
+Implementations run in interleaved rounds, in a shuffled order each round, so drift on a shared
+machine hits all of them alike. Reported: the median over rounds of milliseconds per preview, and
+the ratios to `salient`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from observable_harness._text.intent import Intent
+from observable_harness._text.layout import compact_json
+from observable_harness._text.preview import select_preview
+from observable_harness._text.salient import salient_excerpt
+
+HERE = Path(__file__).resolve().parent / 'standins'
+SIZE = 1_000_000
+BUDGET = 1_000
+
+
+def payloads() -> list[tuple[str, str, Intent]]:
+    raw = json.loads((HERE / 'cases.json').read_text(encoding='utf-8'))
+    out: list[tuple[str, str, Intent]] = []
+    for case in raw['cases']:
+        text = (HERE / 'captures' / case['file']).read_text(encoding='utf-8')
+        if case.get('structured'):
+            text = compact_json(json.loads(text))
+        megabyte = (text * (SIZE // len(text) + 1))[:SIZE]
+        intent = Intent.gather(args=case['args'], text=case['model_text'], prompt=case['user_prompt'])
+        out.append((case['id'], megabyte, intent))
+    return out
+
+
+def main(rounds: int) -> None:
+    cases = payloads()
+    impls: dict[str, Callable[[str, Intent], object]] = {
+        'salient': lambda text, intent: salient_excerpt(text, BUDGET),
+        'preview': lambda text, intent: select_preview(text, BUDGET),
+        'preview+intent': lambda text, intent: select_preview(text, BUDGET, intent=intent, offer_chars=120),
+    }
+    names = list(impls)
+    print(f'milliseconds to choose a {BUDGET:,}-char preview of 1 MB (median of {rounds} rounds)\n')
+    header = (
+        f'{"capture":<22}'
+        + ''.join(f'{name:>16}' for name in names)
+        + f'{"preview/salient":>17}{"+intent/salient":>17}'
+    )
+    print(header)
+    print('-' * len(header))
+    totals: dict[str, list[float]] = {name: [] for name in names}
+    for case_id, text, intent in cases:
+        for impl in impls.values():  # warm-up: regex compilation, first-use caches
+            impl(text, intent)
+        times: dict[str, list[float]] = {name: [] for name in names}
+        for _ in range(rounds):
+            order = list(names)
+            random.shuffle(order)
+            for name in order:
+                start = time.perf_counter()
+                impls[name](text, intent)
+                times[name].append((time.perf_counter() - start) * 1000)
+        median = {name: statistics.median(values) for name, values in times.items()}
+        for name in names:
+            totals[name].append(median[name])
+        cells = ''.join(f'{median[name]:>16.2f}' for name in names)
+        print(
+            f'{case_id:<22}{cells}{median["preview"] / median["salient"]:>16.2f}x'
+            f'{median["preview+intent"] / median["salient"]:>16.2f}x'
+        )
+    print('-' * len(header))
+    worst = ''.join(f'{max(totals[name]):>16.2f}' for name in names)
+    print(f'{"worst capture":<22}{worst}')
+    mean = ''.join(f'{statistics.mean(totals[name]):>16.2f}' for name in names)
+    print(f'{"mean":<22}{mean}')
+
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser(description='Cost of choosing a preview for 1 MB, by shape')
+    parser.add_argument('--rounds', type=int, default=15)
+    main(parser.parse_args().rounds)

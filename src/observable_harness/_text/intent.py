@@ -1,0 +1,756 @@
+"""What the model is looking for, as terms that can select lines of a tool's output.
+
+When a return is too large to show, the run already says what it is for: the arguments of the call,
+the text (and thinking) of the response that made it, the user's prompt. Terms are taken from those
+(quoted strings, paths, identifiers, flags, numbers, plain words), each weighted by how specific its
+kind is and how directly its source speaks for this call. `find_matches` then scans the output for
+them and scores each line by the terms it holds, a term counting less the more lines hold it: a term
+found on every line selects nothing.
+
+Deterministic and local: no model call, no network. The terms never leave this process: telemetry
+may count them, never record them.
+
+```python
+from observable_harness._text.intent import Intent, find_matches
+
+intent = Intent.gather(prompt='What is work_mem set to?')
+text = 'name,setting\\nshared_buffers,16384\\nwork_mem,4096\\nwal_level,replica\\n'
+matches = find_matches(text, intent)
+assert [text[line.start : line.end] for line in matches.lines] == ['work_mem,4096']
+```
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+__all__ = ['Intent', 'LineMatch', 'Matches', 'Term', 'TermKind', 'find_matches', 'whole_token']
+
+
+class TermKind(StrEnum):
+    """What a term looks like; the more specific kinds select lines more reliably."""
+
+    quoted = 'quoted'
+    path = 'path'
+    identifier = 'identifier'
+    flag = 'flag'
+    number = 'number'
+    word = 'word'
+
+
+_KIND_PRIOR: dict[TermKind, float] = {
+    TermKind.quoted: 1.3,
+    TermKind.path: 1.3,
+    TermKind.identifier: 1.2,
+    TermKind.flag: 1.2,
+    TermKind.number: 0.6,
+    TermKind.word: 0.55,
+}
+SOURCE_WEIGHTS: Mapping[str, float] = {'args': 1.0, 'text': 1.0, 'thinking': 0.7, 'prompt': 0.8}
+"""How directly each source speaks for this call: the call and the words around it over the whole task."""
+
+MAX_TERMS = 40
+"""Terms kept from all sources together, most specific first: a long prompt must not buy a long scan."""
+_MIN_WORD = 4
+_MAX_TERM_CHARS = 80
+
+_QUOTED = re.compile(r'"([^"\n]{2,80})"|(?<!\w)\'([^\'\n]{2,80})\'(?!\w)|`([^`\n]{2,80})`')
+_TOKEN = re.compile(r'(?<![\w\-])-{1,2}[A-Za-z][\w\-]*(?:=[^\s,;]+)?|[\w./\\:\-\[\]#@~]+')
+_TRIM = '.,;:!?)([]{}"\'`<>'
+_IDENTIFIER = re.compile(r'[A-Za-z_][\w]*(?:[.:\-][\w]+)*')
+_NUMBER = re.compile(r'\d[\d.,:]*')
+_STEM_SUFFIXES = ('ing', 'ed', 'es', 's')
+
+STOPWORDS = frozenset(
+    [
+        'about',
+        'above',
+        'after',
+        'again',
+        'against',
+        'also',
+        'among',
+        'another',
+        'answer',
+        'anything',
+        'around',
+        'because',
+        'been',
+        'before',
+        'being',
+        'below',
+        'between',
+        'both',
+        'came',
+        'cannot',
+        'come',
+        'could',
+        'does',
+        'doing',
+        'done',
+        'down',
+        'during',
+        'each',
+        'either',
+        'else',
+        'even',
+        'every',
+        'first',
+        'from',
+        'further',
+        'have',
+        'having',
+        'here',
+        'into',
+        'itself',
+        'just',
+        'know',
+        'last',
+        'later',
+        'least',
+        'less',
+        'like',
+        'look',
+        'looking',
+        'made',
+        'make',
+        'many',
+        'maybe',
+        'might',
+        'more',
+        'most',
+        'much',
+        'must',
+        'need',
+        'needs',
+        'next',
+        'only',
+        'other',
+        'over',
+        'own',
+        'part',
+        'please',
+        'rather',
+        'really',
+        'same',
+        'see',
+        'seem',
+        'seems',
+        'should',
+        'show',
+        'since',
+        'some',
+        'such',
+        'sure',
+        'take',
+        'than',
+        'that',
+        'their',
+        'them',
+        'then',
+        'there',
+        'these',
+        'they',
+        'thing',
+        'things',
+        'this',
+        'those',
+        'though',
+        'through',
+        'time',
+        'times',
+        'under',
+        'until',
+        'upon',
+        'very',
+        'want',
+        'wants',
+        'well',
+        'were',
+        'what',
+        'when',
+        'where',
+        'whether',
+        'which',
+        'while',
+        'whose',
+        'will',
+        'with',
+        'within',
+        'without',
+        'would',
+        'your',
+        'yours',
+        'check',
+        'checks',
+        'find',
+        'finds',
+        'give',
+        'gives',
+        'tell',
+        'tells',
+        'report',
+        'reports',
+        'read',
+        'reads',
+        'list',
+        'lists',
+        'print',
+        'prints',
+        'output',
+        'outputs',
+        'command',
+        'commands',
+        'result',
+        'results',
+        'return',
+        'returns',
+        'returned',
+        'call',
+        'calls',
+        'called',
+        'tool',
+        'tools',
+        'line',
+        'lines',
+        'file',
+        'files',
+        'issue',
+        'issues',
+        'problem',
+        'problems',
+        'error',
+        'errors',
+        'value',
+        'values',
+        'exactly',
+        'especially',
+        'everything',
+        'something',
+        'nothing',
+        'first',
+        'second',
+        'happen',
+        'happened',
+        'happens',
+        'instead',
+        'still',
+        'using',
+        'used',
+        'uses',
+        'into',
+        'onto',
+        'most',
+        'least',
+        "what's",
+        "let's",
+        "i'll",
+        "i'm",
+        "we're",
+        "it's",
+        "don't",
+        "doesn't",
+        "isn't",
+    ]
+)
+"""Words that name no line: English glue and the vocabulary every request about output uses."""
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One thing to look for."""
+
+    text: str
+    """As the model or user wrote it."""
+    key: str
+    """Lowercased: matching ignores case."""
+    kind: TermKind
+    weight: float
+    """Kind prior times source weight (summed over the sources that name it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """The terms one tool call is looking for; falsy when the run says nothing usable."""
+
+    terms: tuple[Term, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.terms)
+
+    @classmethod
+    def gather(
+        cls,
+        *,
+        args: Mapping[str, Any] | str | None = None,
+        text: str = '',
+        thinking: str = '',
+        prompt: str = '',
+    ) -> Intent:
+        """Terms from the call's arguments, the response's text and thinking, and the user prompt."""
+        weights: dict[str, tuple[Term, float]] = {}
+        arguments = _args_text(args)
+        # The program a command line runs names the tool, not what its output is searched for.
+        programs = {program.lower() for program in _programs(arguments)}
+        sources = (
+            ('args', arguments),
+            ('text', text),
+            ('thinking', thinking),
+            ('prompt', prompt),
+        )
+        for source, content in sources:
+            if not content:
+                continue
+            for term in _extract(content, SOURCE_WEIGHTS[source]):
+                if term.key in programs:
+                    continue
+                known = weights.get(term.key)
+                if known is None:
+                    weights[term.key] = (term, term.weight)
+                else:
+                    # A term several sources name is more likely the point; capped so one term cannot
+                    # outweigh two different ones.
+                    best = term if _KIND_PRIOR[term.kind] > _KIND_PRIOR[known[0].kind] else known[0]
+                    weights[term.key] = (best, min(known[1] + term.weight * 0.5, 2.0 * _KIND_PRIOR[best.kind]))
+        terms = [Term(term.text, term.key, term.kind, weight) for term, weight in weights.values()]
+        terms.sort(key=lambda term: (-term.weight, -len(term.key)))
+        return cls(tuple(terms[:MAX_TERMS]))
+
+
+_COMMAND = re.compile(r'(?:^|[|;&]\s*|\n)\s*(?:sudo\s+|env\s+|\w+=\S+\s+)*([\w./-]+)')
+
+
+def _programs(arguments: str) -> list[str]:
+    """The programs a command line in the arguments runs (`psql`, `git`, `python`), by their base names."""
+    out: list[str] = []
+    for line in arguments.splitlines():
+        if ' ' not in line.strip():
+            continue
+        for match in _COMMAND.finditer(line):
+            program = match.group(1).rsplit('/', 1)[-1]
+            if program and not program.startswith('-'):
+                out.append(program)
+                if program in ('python', 'python3', 'uv', 'npx', 'poetry', 'pipx'):
+                    # `python -m pytest`: the module run is the program too.
+                    module = re.search(r'-m\s+([\w.]+)', line)
+                    if module:
+                        out.append(module.group(1))
+    return out
+
+
+def _args_text(args: Mapping[str, Any] | str | None) -> str:
+    if args is None:
+        return ''
+    if isinstance(args, str):
+        return args
+    parts: list[str] = []
+    for value in args.values():
+        if isinstance(value, str):
+            parts.append(value)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            parts.append(str(value))
+        elif isinstance(value, list | tuple | dict):
+            parts.append(json.dumps(value, default=str)[:2_000])
+    return '\n'.join(parts)
+
+
+def _stem(word: str) -> str:
+    for suffix in _STEM_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= _MIN_WORD:
+            stem = word[: -len(suffix)]
+            if suffix == 'ing' and len(stem) > _MIN_WORD and stem[-1] == stem[-2]:
+                stem = stem[:-1]  # stopping -> stop
+            return stem
+    return word
+
+
+def _kind(token: str) -> TermKind | None:
+    if token.startswith('-') and len(token) > 2 and not token[1:].replace('-', '').isdigit():
+        return TermKind.flag if len(token.lstrip('-')) >= 3 else None
+    if '/' in token or '\\' in token:
+        return TermKind.path
+    if _NUMBER.fullmatch(token):
+        digits = sum(ch.isdigit() for ch in token)
+        return TermKind.number if digits >= 3 or '.' in token else None
+    if '.' in token:
+        stem, _, ext = token.rpartition('.')
+        if stem and ext.isalpha() and 1 <= len(ext) <= 5 and ext.islower():
+            return TermKind.path  # a file name: resolvers.py, sessions.py
+        return TermKind.identifier if _IDENTIFIER.fullmatch(token) else None
+    if not _IDENTIFIER.fullmatch(token):
+        return TermKind.identifier if token.startswith('[') and token.endswith(']') and len(token) > 3 else None
+    if '_' in token or any(ch.isdigit() for ch in token) or ':' in token or '-' in token.strip('-'):
+        return TermKind.identifier
+    if len(token) >= 2 and token.isupper():
+        return TermKind.identifier  # CC, CFLAGS, WAL: acronyms and constants
+    if any(ch.isupper() for ch in token[1:]):
+        return TermKind.identifier  # OrderedSet, CliRunner
+    if len(token) >= _MIN_WORD and token.lower() not in STOPWORDS:
+        return TermKind.word
+    return None
+
+
+def _extract(content: str, source_weight: float) -> Iterable[Term]:
+    for match in _QUOTED.finditer(content):
+        quoted = next(group for group in match.groups() if group is not None).strip()
+        if 3 <= len(quoted) <= _MAX_TERM_CHARS and not quoted.isspace():
+            yield Term(quoted, quoted.lower(), TermKind.quoted, _KIND_PRIOR[TermKind.quoted] * source_weight)
+    for match in _TOKEN.finditer(content):
+        token = match.group(0)
+        token = token.rstrip(_TRIM) if token.startswith('-') else token.strip(_TRIM)
+        if token.startswith('[') and not token.endswith(']'):
+            token = token.lstrip('[')
+        if token.endswith(']') and not token.startswith('['):
+            token = token.rstrip(']')
+        if len(token) < 2 or len(token) > _MAX_TERM_CHARS:
+            continue
+        kind = _kind(token)
+        if kind is None:
+            continue
+        weight = _KIND_PRIOR[kind] * source_weight
+        if kind is TermKind.word:
+            token = _stem(token.lower())
+        yield Term(token, token.lower(), kind, weight)
+        if kind is TermKind.path:
+            # A path's last part names the same thing where the output prints paths relative to elsewhere.
+            base = re.split(r'[/\\]', token.rstrip('/\\'))[-1]
+            if base != token and len(base) >= _MIN_WORD and base.lower() not in STOPWORDS:
+                yield Term(base, base.lower(), TermKind.path, weight * 0.8)
+        elif kind is TermKind.identifier and token.startswith('[') and token.endswith(']'):
+            inner = token[1:-1]
+            if len(inner) >= 3:
+                yield Term(inner, inner.lower(), TermKind.identifier, weight * 0.8)
+
+
+# --- matching ---------------------------------------------------------------------------------
+
+SCAN_CHARS = 3_000_000
+"""Characters all term scans together may read: a megabyte payload gets its three most specific terms
+scanned whole, a 100 KB payload thirty (each scan is a C-speed `str.find` loop)."""
+MAX_LINES_PER_TERM = 300
+"""A term on more lines than this stops being collected: it is common, and only re-scores the lines the
+rarer terms found."""
+HIT_CHARS = 60_000_000
+"""Larger texts collect fewer lines per term (60 for a megabyte): the Python work per hit is what grows."""
+MAX_CANDIDATES = 40
+PRESELECTED = 96
+PER_TERM = 6
+RANKED = 24
+"""Lines put in order by what they add: a preview shows a handful, the read offer covers the rest."""
+"""Lines scored in full (their class and every term checked): the best of them are what a stand-in has room for."""
+_BOUNDARY = re.compile(r'\w')
+
+
+@dataclass(frozen=True, slots=True)
+class LineMatch:
+    """One line that holds intent terms."""
+
+    start: int
+    end: int
+    """Exclusive; the line break (if any) sits at `end`."""
+    score: float
+    """What the line adds over the better lines before it (its terms count less the more of those hold them)."""
+    focus: int
+    """Where the line's best term occurs (an offset into the text): a shortened line keeps it in view."""
+    terms: tuple[int, ...]
+    """Indices into `Matches.terms` of the terms the line holds."""
+
+
+@dataclass(frozen=True, slots=True)
+class Matches:
+    """Lines of one text that hold intent terms, best first."""
+
+    lines: tuple[LineMatch, ...] = ()
+    terms: tuple[Term, ...] = ()
+    """The terms scanned, in the order `LineMatch.terms` indexes them."""
+    line_counts: tuple[int, ...] = ()
+    """Per scanned term, the lines holding it (capped at `MAX_LINES_PER_TERM` + 1 for a common term)."""
+    scanned: int = 0
+    """Terms searched over the whole text."""
+    exact: dict[int, str] = field(default_factory=dict[int, str])
+    """Per term index, the term as the text spells it at its first hit (for a case-sensitive `pattern=`)."""
+    hit_lines: tuple[tuple[int, ...], ...] = ()
+    """Per scanned term, the starts of the lines holding it (up to `MAX_LINES_PER_TERM`)."""
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+
+class _Folded:
+    """Case-insensitive search over a text without lowering a non-ASCII megabyte (3-20x slower than ASCII)."""
+
+    __slots__ = ('ascii', 'lowered', 'text')
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.ascii = text.isascii()
+        self.lowered = text.lower() if self.ascii else None
+
+    def spellings(self, term: Term) -> list[str]:
+        """What to search for: the lowered term in lowered ASCII text; outside ASCII, the term's likely spellings."""
+        if _exact(term):
+            return [term.text]
+        if self.lowered is not None:
+            return [term.key]
+        if term.kind is TermKind.word:
+            return list(dict.fromkeys((term.key, term.key.capitalize(), term.key.upper())))
+        return list(dict.fromkeys((term.text, term.key)))
+
+    def find_all(self, term: Term, limit: int) -> tuple[list[tuple[int, int]], bool]:
+        """(line start, hit position) of the lines holding `term`, at most `limit`; and whether more exist."""
+        if _exact(term):
+            return _scan(self.text, term.text, limit, whole=True)
+        if self.lowered is not None:
+            # A number inside a longer number (3.1 in 3.11, 200 in 2001) is another number.
+            return _scan(self.lowered, term.key, limit, whole=term.kind is TermKind.number)
+        found: dict[int, int] = {}
+        more = False
+        for variant in self.spellings(term):
+            hits, over = _scan(self.text, variant, limit)
+            more = more or over
+            for start, position in hits:
+                if start not in found or position < found[start]:
+                    found[start] = position
+        ordered = sorted(found.items())
+        return ordered[:limit], more or len(ordered) > limit
+
+
+SHORT_TERM = 4
+"""An acronym this short (`CC`, `WAL`, `CI`) is matched as written and as a whole token: lowered, it hides
+inside ordinary words (`cc` in `access`, `ci` in `specific`)."""
+_PROBES = 4_000
+
+
+def _exact(term: Term) -> bool:
+    return len(term.text) <= SHORT_TERM and term.text.isupper()
+
+
+def _scan(haystack: str, key: str, limit: int, *, whole: bool = False) -> tuple[list[tuple[int, int]], bool]:
+    out: list[tuple[int, int]] = []
+    find, rfind = haystack.find, haystack.rfind
+    position = find(key)
+    probes = 0
+    while position != -1:
+        if len(out) == limit:
+            return out, True
+        if whole and not whole_token(haystack, position, len(key)):
+            probes += 1
+            if probes > _PROBES:
+                return out, True
+            position = find(key, position + 1)
+            continue
+        start = rfind('\n', 0, position) + 1
+        out.append((start, position))
+        newline = find('\n', position + len(key))
+        if newline == -1:
+            break
+        position = find(key, newline + 1)
+    return out, False
+
+
+_PROGRESS_TAIL = re.compile(r'(?:\[\s*\d{1,3}%\]|\b(?:PASSED|SKIPPED|ok))\s*$')
+_FAILURE_WORDS = ('Error', 'error:', 'FAILED', 'FAIL:', 'Exception', 'fatal', 'FATAL', 'Traceback', 'panic')
+
+
+def _line_hint(line: str) -> float:
+    """A cheap first guess at what the line is: a per-test progress line counts less, a failure more."""
+    if _PROGRESS_TAIL.search(line, max(0, len(line) - 24)):
+        return 0.4
+    if any(word in line for word in _FAILURE_WORDS):
+        return 1.3
+    return 1.0
+
+
+def _line_end(text: str, start: int) -> int:
+    newline = text.find('\n', start)
+    return len(text) if newline == -1 else newline
+
+
+def whole_token(text: str, position: int, size: int) -> bool:
+    before = text[position - 1] if position > 0 else ' '
+    after = text[position + size] if position + size < len(text) else ' '
+    return not _BOUNDARY.match(before) and not _BOUNDARY.match(after)
+
+
+_KEY_DELIMITERS = re.compile(r'[=:,|\t]| {2,}')
+
+
+def _key_end(line: str) -> tuple[int, int]:
+    """Where the line's first field lies (a key, a table's first column, a path before `:`)."""
+    stripped = len(line) - len(line.lstrip(' \t"\'{'))
+    delimiter = _KEY_DELIMITERS.search(line, stripped, stripped + 200)
+    return stripped, len(line) if delimiter is None else delimiter.start()
+
+
+def find_matches(
+    text: str,
+    intent: Intent,
+    *,
+    sample_lines: Iterable[str] = (),
+    total_lines: int | None = None,
+    weigh: Callable[[str], float] | None = None,
+) -> Matches:
+    """Lines of `text` holding `intent`'s terms, best first.
+
+    A line's score sums, over the distinct terms it holds, the term's weight times its rarity here
+    (the share of lines holding it, from the scan, or from `sample_lines` for terms too common to
+    scan whole), with a bonus for a whole-token hit and for a hit in the line's first field (a key,
+    a table's first column). `weigh(line)` scales a line's score by what the caller's classifier says
+    the line is (progress noise down, errors up); it sees only the best `MAX_CANDIDATES` lines.
+    """
+    if not intent or not text:
+        return Matches()
+    lines_total = total_lines if total_lines is not None else text.count('\n') + 1
+    sample = [line.lower() for line in sample_lines]
+    priors = _sample_rarity(intent.terms, sample)
+    order = sorted(range(len(intent.terms)), key=lambda i: -intent.terms[i].weight * priors[i])
+    folded = _Folded(text)
+    budget = max(1, SCAN_CHARS // max(1, len(text)))
+    per_term_limit = max(48, min(MAX_LINES_PER_TERM, HIT_CHARS // max(1, len(text))))
+    scans = 0
+    scanned: list[int] = []
+    per_term: list[list[tuple[int, int]]] = []
+    complete: list[bool] = []
+    for index in order:
+        if priors[index] <= 0:
+            continue  # on most sampled lines: it selects nothing
+        cost = len(folded.spellings(intent.terms[index]))
+        if scans + cost > budget:
+            if scans >= budget:
+                break
+            continue
+        scans += cost
+        hits, more = folded.find_all(intent.terms[index], per_term_limit)
+        if not hits:
+            continue
+        scanned.append(index)
+        per_term.append(hits)
+        complete.append(not more)
+    terms = tuple(intent.terms[i] for i in scanned)
+    counts = tuple(len(hits) + (0 if whole else 1) for hits, whole in zip(per_term, complete, strict=True))
+    rarity = [_rarity(count, lines_total) for count in counts]
+    candidates: dict[int, dict[int, int]] = {}  # line start -> {term slot: first hit position}
+    sources = [slot for slot, whole in enumerate(complete) if whole] or list(range(len(per_term)))
+    for slot in sources:
+        for start, position in per_term[slot]:
+            candidates.setdefault(start, {}).setdefault(slot, position)
+    if not candidates:
+        return Matches(terms=terms, line_counts=counts, scanned=len(scanned))
+    exact: dict[int, str] = {}
+    for slot, hits in enumerate(per_term):
+        position = hits[0][1]
+        exact[slot] = text[position : position + len(terms[slot].key)]
+
+    # Three passes, each on fewer lines and dearer per line: the scans' own score; then the line's text
+    # (whole-token and first-field hits, per-test progress lines); then the caller's classifier.
+    def rough_score(start: int) -> float:
+        total = 0.0
+        for slot, position in candidates[start].items():
+            value = terms[slot].weight * rarity[slot]
+            if whole_token(text, position, len(terms[slot].key)):
+                value *= 1.5
+            if position - start <= 4:
+                value *= 1.4  # at the start of the line: a key, a first column
+            total += value
+        return total
+
+    rough_scores = {start: rough_score(start) for start in candidates}
+    rough = sorted(candidates, key=lambda start: (-rough_scores[start], start))
+    chosen = dict.fromkeys(rough[:PRESELECTED])
+    for slot in sources:
+        # Every term keeps a few lines in the running, however many lines the commoner terms hold.
+        for start in [start for start in rough if slot in candidates[start]][:PER_TERM]:
+            chosen[start] = None
+    scored: list[tuple[int, int, float, int, dict[int, float]]] = []
+    for start in chosen:
+        end = _line_end(text, start)
+        line = text[start:end]
+        held = candidates[start]
+        lowered = line.lower()
+        for slot, whole in enumerate(complete):
+            if not whole and slot not in held:
+                offset = lowered.find(terms[slot].key)
+                if offset != -1:
+                    held[slot] = start + offset
+        focus, best = start, -1.0
+        key_end = _key_end(line)
+        factor = _line_hint(line)
+        values: dict[int, float] = {}
+        for slot, position in held.items():
+            term = terms[slot]
+            value = term.weight * rarity[slot] * factor
+            if whole_token(text, position, len(term.key)):
+                value *= 1.5
+            if text.startswith(term.text, position):
+                value *= 1.2  # spelled as asked: Py_ENABLE_SHARED over PY_ENABLE_SHARED
+            if key_end[0] <= position - start < key_end[1]:
+                value *= 1.4
+            values[slot] = value
+            if value > best:
+                focus, best = position, value
+        for slot in list(values):
+            # `contrib` inside `tqdm/contrib` is the same hit: the longer term speaks for both.
+            key = terms[slot].key
+            if any(other != slot and key in terms[other].key for other in values):
+                del values[slot]
+        scored.append((start, end, sum(values.values()), focus, values))
+    scored.sort(key=lambda item: (-item[2], item[0]))
+    finalists = scored[:MAX_CANDIDATES]
+    for slot in sources:
+        if not any(slot in item[4] for item in finalists):
+            finalists.extend([item for item in scored if slot in item[4]][:2])
+    if weigh is not None:
+        finalists = [
+            (start, end, total, focus, {slot: value * factor for slot, value in values.items()})
+            for start, end, total, focus, values in finalists
+            for factor in (weigh(text[start:end]),)
+        ]
+    hit_lines = tuple(tuple(start for start, _ in hits) for hits in per_term)
+    return Matches(_diverse(finalists), terms, counts, len(scanned), exact, hit_lines)
+
+
+def _diverse(scored: list[tuple[int, int, float, int, dict[int, float]]]) -> tuple[LineMatch, ...]:
+    """Lines in the order a reader would want them: each next line the one adding most that is not shown yet.
+
+    A term's value halves with each line already taken that holds it, so ten lines naming the same
+    file do not crowd out the one line naming the other thing the model asked about.
+    """
+    covered: dict[int, int] = {}
+    remaining = sorted(scored, key=lambda item: (-item[2], item[0]))
+    out: list[LineMatch] = []
+    while remaining and len(out) < RANKED:
+        best_index, best_gain = 0, -1.0
+        for index, (start, _, _, _, values) in enumerate(remaining):
+            gain = sum(value / (1 + covered.get(slot, 0)) for slot, value in values.items())
+            if gain > best_gain + 1e-9 or (abs(gain - best_gain) <= 1e-9 and start < remaining[best_index][0]):
+                best_index, best_gain = index, gain
+        start, end, _, focus, values = remaining.pop(best_index)
+        for slot in values:
+            covered[slot] = covered.get(slot, 0) + 1
+        out.append(LineMatch(start, end, best_gain, focus, tuple(sorted(values))))
+    return tuple(out)
+
+
+def _sample_rarity(terms: tuple[Term, ...], sample: list[str]) -> list[float]:
+    if not sample:
+        return [1.0] * len(terms)
+    out: list[float] = []
+    for term in terms:
+        holding = sum(1 for line in sample if term.key in line)
+        share = holding / len(sample)
+        out.append(0.0 if share >= 0.5 else 1.0 / (1.0 + 8.0 * share))
+    return out
+
+
+def _rarity(lines_holding: int, total_lines: int) -> float:
+    """1 for a term on one line, falling as it spreads; near nothing on half the lines."""
+    share = lines_holding / max(1, total_lines)
+    if share >= 0.5:
+        return 0.05
+    return 1.0 / (1.0 + 8.0 * share) * (1.0 / (1.0 + 0.15 * math.log2(max(1, lines_holding))))

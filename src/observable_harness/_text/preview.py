@@ -1,0 +1,780 @@
+"""The preview a stand-in shows: lines chosen by what the model is looking for, the output's shape, and class.
+
+A spilled or truncated return is replaced by a few hundred to a few thousand characters. What those
+keep decides whether the model can act or must read back. In order:
+
+1. the final line (exit status, result, totals);
+2. lines holding what the model is looking for (`intent`), each with the lines that make it readable
+   in this shape (the table's header, the commit it belongs to, the traceback around it);
+3. what the shape needs (a table's header and, when sorted, its top rows; a test run's failures and
+   where they were raised; a traceback's exception and the innermost frame in the user's own code;
+   a diff's files; a trace's failed calls and exits; the first of each diagnostic code);
+4. by line class, as before: the first error (the first cause), summaries, other errors, the first
+   line, warnings, then plain lines from the tail and the head, and noise last.
+
+Kept lines stay in their order; each run of lines left out is marked `[… N lines …]`, and a line
+cut short says how much of it was cut, so what is shown and what is not always add up to the
+whole. A single long line (minified JSON) is cut in the middle and uses the whole budget.
+
+The cost is bounded whatever the size: shapes are recognised on a sample of lines, lines are
+classified only in head and tail windows and where a scan for literal markers or intent terms
+lands, and no step splits or copies the whole payload.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .intent import MAX_CANDIDATES, Intent, Matches, find_matches, whole_token
+from .lines import LineClass, classify_line, classify_lines
+from .shapes import Shape, ShapeKind, Span, TextView, context, detect, digest, traceback_picks
+from .words import shorten_middle
+
+__all__ = ['Offer', 'Preview', 'select_preview']
+
+HEAD_LINES = 40
+TAIL_LINES = 48
+HEAD_CHARS = 64 * 1024
+SAMPLE_WINDOWS = 6
+SAMPLE_LINES = 8
+MIDDLE_MARKERS = (
+    'Traceback (most recent call last)',
+    'ERROR',
+    'Error',
+    'error:',
+    'FAIL',
+    'Exception',
+    'FATAL',
+    'panic',
+)
+MAX_MIDDLE_HITS = 48
+MIDDLE_SCAN_CHARS = 512 * 1024
+INTENT_GROUPS = 24
+"""Matched lines offered to the packer, best first; a preview has room for a handful."""
+CONTEXT_GROUPS = 12
+STRONG_MATCHES = 6
+WIDE_MATCHES = 3
+WEAK_PRIORITY = 320.0
+STRONG_SHARE = 0.5
+FLOOR_SHARE = 0.15
+"""Matches scoring at least `STRONG_SHARE` of the best one, and the best few scoring at least `FLOOR_SHARE` of it,
+outrank everything but the final line; the rest rank under what the shape needs."""
+"""Matched lines whose context is looked up: only the best can be shown with it."""
+FINAL_LINE_CHARS = 400
+OFFER_COUNT_LIMIT = 300
+"""Matching lines counted for the read offer; beyond it the offer says "over"."""
+
+_GAP = '[… {count:,} line{s} …]'
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """Lines holding a searched term that the preview had no room for: what `pattern=` would return."""
+
+    pattern: str
+    """The term as the text spells it (the read tool's `pattern` is case-sensitive)."""
+    lines: int
+    """Lines containing `pattern` (a lower bound when `more`)."""
+    shown: int
+    more: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """Kept lines in order, `[… N lines …]` where lines were left out; the numbers add up to the whole."""
+
+    text: str
+    total_chars: int
+    kept_chars: int
+    """Characters of the original the preview shows (kept lines, their breaks, the kept parts of cut lines)."""
+    total_lines: int
+    kept_lines: int
+    places: int
+    """Places where text was left out: runs of lines, and cuts inside a line."""
+    shape: str = ShapeKind.log.value
+    intent_terms: int = 0
+    """Intent terms searched for over the whole text (counted, never recorded)."""
+    intent_lines: int = 0
+    """Kept lines chosen because they hold intent terms."""
+    offer: Offer | None = None
+
+    @property
+    def cut_chars(self) -> int:
+        return self.total_chars - self.kept_chars
+
+
+@dataclass(slots=True)
+class _Line:
+    span: Span
+    limit: int
+    focus: int = -1
+    role: str = ''
+
+
+def _gap(count: int) -> str:
+    return _GAP.format(count=count, s='' if count == 1 else 's')
+
+
+def select_preview(
+    text: str,
+    budget: int,
+    *,
+    intent: Intent | None = None,
+    offer_chars: int = 0,
+) -> Preview:
+    """At most `budget` characters of `text`, chosen by intent, shape and line class.
+
+    `offer_chars` is room to leave when intent finds more lines than fit, for the caller's offer
+    to read them back (`Preview.offer` says what to offer).
+
+    >>> log = '\\n'.join(['$ make test'] + [f'test {i} ok' for i in range(500)] + ['ERROR: 1 test failed', 'exit=2'])
+    >>> preview = select_preview(log, 150)
+    >>> preview.text.splitlines()[-2:]
+    ['ERROR: 1 test failed', 'exit=2']
+    >>> preview.kept_chars + preview.cut_chars == len(log)
+    True
+    """
+    total = len(text)
+    view = TextView(text)
+    total_lines = (text.count('\n') + (0 if view.end < total else 1)) if text else 0
+    if total <= budget:
+        return Preview(text, total, total, total_lines, total_lines, 0)
+    head = view.head(HEAD_LINES, HEAD_CHARS)
+    head_stop = head[-1][1] if head else 0
+    tail = view.tail(TAIL_LINES, head_stop + 1)
+    middle_floor, middle_ceiling = head_stop, tail[0][0] if tail else view.end
+    sample = view.windows(middle_floor, middle_ceiling, SAMPLE_WINDOWS, SAMPLE_LINES)
+    longest = max((span[1] - span[0] for span in (*head, *tail)), default=0)
+    if total_lines <= 3 or (len(head) < 4 and longest > budget):
+        records = _records(view, budget, total_lines, intent, offer_chars)
+        return records if records is not None else _long_lines(view, budget, total_lines, intent)
+    shape = detect(view, head, sample)
+    plain_limit = max(100, min(400, budget // 7))
+    match_limit = plain_limit
+    # A table's or a listing's last line is one more row; a log's may be the long result line.
+    final_limit = plain_limit if shape.kind in QUIET_SHAPES else max(120, min(FINAL_LINE_CHARS, budget // 3))
+
+    picks: list[tuple[float, list[_Line], str]] = []
+    nonblank = [span for span in (*head, *tail) if view.content(span).strip()]
+    if nonblank:
+        picks.append((1000.0, [_Line(nonblank[-1], final_limit, role='final')], 'final'))
+
+    matches = Matches()
+    if intent:
+        matches = find_matches(
+            text,
+            intent,
+            sample_lines=[view.content(span) for span in (*head[:24], *sample, *tail[-24:])],
+            total_lines=total_lines,
+            weigh=_class_weight(shape),
+        )
+        # The table's header holds the column names a query spelled out: it is context, not the answer.
+        top = max((m.score for m in matches.lines if (m.start, m.end) != shape.header), default=0.0)
+        for rank, match in enumerate(matches.lines[:INTENT_GROUPS]):
+            span = (match.start, match.end)
+            # A weak match (a common term alone, a progress line) ranks under what the shape needs.
+            strong = match.score >= STRONG_SHARE * top or (rank < STRONG_MATCHES and match.score >= FLOOR_SHARE * top)
+            base = 900.0 if strong else WEAK_PRIORITY
+            # The best few may run longer: a cut through the line the model asked about is the costliest cut
+            # (a table's rows keep their first columns, which say what they are, so they need no more).
+            wide = rank < WIDE_MATCHES and shape.kind not in QUIET_SHAPES
+            limit = match_limit * 2 if wide else match_limit
+            if rank < CONTEXT_GROUPS:
+                group = [_Line(s, plain_limit, role='context') for s in context(view, shape, span)]
+                group.append(_Line(span, limit, match.focus, 'intent'))
+                picks.append((base - rank * 0.1, group, 'intent'))
+            # Should the whole group not fit, the line alone may.
+            picks.append((base - rank * 0.1 - 0.05, [_Line(span, limit, match.focus, 'intent')], 'intent'))
+
+    picks.extend(
+        (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
+        for pick in digest(view, shape, head, tail)
+    )
+    picks.extend(_class_picks(view, shape, head, tail, plain_limit))
+    picks.sort(key=lambda item: -item[0])
+
+    room = budget
+    if matches:
+        room = max(budget // 2, budget - offer_chars)
+    kept = _pack(view, picks, room, len(_gap(total_lines)) + 1)
+    rendered, kept_chars, places, kept_count = _render(view, kept, total_lines)
+    if len(rendered) > room:  # not even one gap marker fits: show nothing rather than break the budget
+        return Preview('', total, 0, total_lines, 0, 0, shape.kind.value)
+    intent_lines = sum(1 for line in kept.values() if line.role == 'intent')
+    offer = _offer(text, matches, kept) if matches else None
+    return Preview(
+        rendered,
+        total,
+        min(kept_chars, total),
+        total_lines,
+        kept_count,
+        places,
+        shape.kind.value,
+        matches.scanned,
+        intent_lines,
+        offer,
+    )
+
+
+QUIET_SHAPES = frozenset(
+    (
+        ShapeKind.table,
+        ShapeKind.history,
+        ShapeKind.diff,
+        ShapeKind.key_value,
+        ShapeKind.json,
+        ShapeKind.listing,
+        ShapeKind.records,
+    )
+)
+"""Shapes whose lines are data or prose: an error word in a row, a commit message or a diff is not an error."""
+_CLASSIFIED_CHARS = 240
+_PERCENT_SUFFIX = re.compile(r'\[\s*\d{1,3}%\]\s*$')
+"""Longer lines are classified by their first characters: the classifier's patterns cost per character."""
+
+
+def _class_weight(shape: Shape) -> Callable[[str], float] | None:
+    if shape.kind in QUIET_SHAPES:
+        return None
+
+    def weigh(line: str) -> float:
+        if _PERCENT_SUFFIX.search(line):
+            return 0.4  # a test runner's per-test line: its summary line says the same
+        line_class = classify_line(line[:_CLASSIFIED_CHARS])
+        if line_class in (LineClass.progress, LineClass.repeated):
+            return 0.4
+        if line_class in (LineClass.error, LineClass.summary):
+            return 1.5
+        return 1.0
+
+    return weigh
+
+
+def _class_picks(
+    view: TextView, shape: Shape, head: list[Span], tail: list[Span], limit: int
+) -> list[tuple[float, list[_Line], str]]:
+    """Lines by class, as a salient excerpt ranks them; error words in data and prose do not count."""
+    window = [*head, *tail]
+    quiet = shape.kind in QUIET_SHAPES
+    if quiet:
+        # Data and prose: only blank lines are told apart; intent and shape choose among the rest.
+        classes = {span: LineClass.blank if not view.content(span).strip() else LineClass.normal for span in window}
+    else:
+        contents = [view.content(span)[:_CLASSIFIED_CHARS] for span in window]
+        classes = dict(zip(window, classify_lines(contents).classes, strict=True))
+    if shape.kind in (ShapeKind.log, ShapeKind.test_run):
+        # Shapes with a digest of their own find their failures there; a log's can sit anywhere.
+        for span in _middle_hits(view, head[-1][1] if head else 0, tail[0][0] if tail else view.end):
+            if span not in classes:
+                line_class = classify_line(view.content(span)[:_CLASSIFIED_CHARS])
+                if line_class in (LineClass.error, LineClass.warning, LineClass.summary):
+                    classes[span] = line_class
+    if shape.kind is ShapeKind.syscalls:
+        # A trace's failed lookups (ENOENT on a search path) are how programs probe, not what went wrong.
+        for span, line_class in list(classes.items()):
+            if line_class is LineClass.error and view.content(span).rstrip().endswith(
+                ('(No such file or directory)', '(Resource temporarily unavailable)')
+            ):
+                classes[span] = LineClass.normal
+    out: list[tuple[float, list[_Line], str]] = []
+    nonblank = [span for span in window if view.content(span).strip()]
+    if nonblank:
+        out.append((420.0, [_Line(min(nonblank), limit, role='first')], 'first'))
+    errors = sorted(span for span, c in classes.items() if c is LineClass.error)
+    tail_start = tail[0][0] if tail else view.total
+    if errors:
+        out.append((410.0, [_Line(errors[0], limit, role='error')], 'first error'))
+    tracebacks = sorted(span for span in classes if view.content(span).startswith('Traceback (most recent call last)'))
+    out.extend(
+        (pick.priority, [_Line(s, limit, role='traceback') for s in pick.spans], pick.role)
+        for span in tracebacks[:3]
+        for pick in traceback_picks(view, span, 408.0)
+    )
+    for span, line_class in classes.items():
+        if line_class is LineClass.summary or (line_class is LineClass.error and span[0] >= tail_start):
+            out.append(
+                (
+                    400.0 - 1e-6 * (view.total - span[0]) - (0.5 if line_class is LineClass.error else 0),
+                    [_Line(span, limit, role='summary')],
+                    'summary',
+                )
+            )
+        elif line_class is LineClass.error:
+            out.append((300.0 - 1e-6 * span[0], [_Line(span, limit, role='error')], 'error'))
+        elif line_class is LineClass.warning:
+            out.append((200.0 - 1e-6 * span[0], [_Line(span, limit, role='warning')], 'warning'))
+    plain = (LineClass.normal, LineClass.stack)
+    noise = (LineClass.repeated, LineClass.progress)
+    for index, span in enumerate(reversed(tail)):
+        if classes.get(span) in plain:
+            out.append((100.0 - index * 0.01, [_Line(span, limit, role='tail')], 'tail'))
+        elif classes.get(span) in noise:
+            out.append((10.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
+    for index, span in enumerate(head):
+        if classes.get(span) in plain:
+            out.append((99.0 - index * 0.01, [_Line(span, limit, role='head')], 'head'))
+        elif classes.get(span) in noise:
+            out.append((9.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
+    return out
+
+
+def _middle_hits(view: TextView, begin: int, end: int) -> list[Span]:
+    text = view.text
+    begin = max(begin, end - MIDDLE_SCAN_CHARS)
+    if end <= begin:
+        return []
+    found: dict[int, Span] = {}
+    for marker in MIDDLE_MARKERS:
+        position = text.find(marker, begin, end)
+        while position != -1 and len(found) < MAX_MIDDLE_HITS:
+            span = view.line_at(position)
+            found[span[0]] = span
+            position = text.find(marker, span[1] + 1, end)
+    return [found[start] for start in sorted(found)]
+
+
+OVERSHOOT = 1.3
+FOCUS_FOLLOW = 72
+"""Characters after a hit near a line's start that a cut keeps: the value after a key, a row's next columns."""
+"""A line at most this much over its limit is shown whole: a cut costs its marker and may hit the cause."""
+
+
+def _shown(view: TextView, line: _Line) -> tuple[str, int]:
+    content = view.content(line.span)
+    if len(content) <= line.limit * OVERSHOOT:
+        return content, len(content)
+    if line.focus >= 0:
+        return _shorten_around(content, line.limit, line.focus - line.span[0])
+    return shorten_middle(content, line.limit, head_share=0.75)
+
+
+def _shorten_around(line: str, limit: int, focus: int) -> tuple[str, int]:
+    """`line` cut to `limit` keeping its start and the text around `focus` (where a searched term sits)."""
+    shortened, kept = shorten_middle(line, limit, head_share=0.75)
+    head_kept = int(kept * 0.75)
+    if focus < head_kept - 20:
+        # A hit near the start (a key, a row's first column): keep what follows it, the value.
+        wanted = focus + FOCUS_FOLLOW
+        if head_kept < wanted < kept:
+            return shorten_middle(line, limit, head_share=wanted / kept)
+        return shortened, kept
+    marker = f' …[{len(line):,} chars cut]…'
+    room = limit - 2 * len(marker)
+    if room < 40:
+        return shortened, kept
+    head = max(20, room // 2)
+    window = room - head
+    start = max(head, focus - window // 3)
+    stop = min(len(line), start + window)
+    start = max(head, stop - window)
+    pieces = [line[:head]]
+    if start > head:
+        pieces.append(f' …[{start - head:,} chars cut]… ')
+    pieces.append(line[start:stop])
+    if stop < len(line):
+        pieces.append(f' …[{len(line) - stop:,} chars cut]…')
+    return ''.join(pieces), head + (stop - start)
+
+
+def _pack(
+    view: TextView, picks: list[tuple[float, list[_Line], str]], budget: int, widest_gap: int
+) -> dict[int, _Line]:
+    """Take groups in priority order while an upper bound of the rendered size stays within `budget`.
+
+    The bound counts every gap marker at its widest, so the lines in each gap need not be counted
+    (a scan of the text) until the final render.
+    """
+    kept: dict[int, _Line] = {}
+    order: list[int] = []
+    ends: dict[int, int] = {}
+    past_end = view.end + 1
+    size = widest_gap  # nothing kept yet: one gap stands for the whole text
+    shown_texts: set[str] = set()
+    for _, group, _ in picks:
+        # A context line repeating a line already shown (the same error under each failed test) adds nothing.
+        fresh = [
+            line
+            for line in group
+            if line.span[0] not in kept and not (line.role == 'context' and view.content(line.span) in shown_texts)
+        ]
+        if not fresh:
+            continue
+        trial_order = list(order)
+        trial_ends = dict(ends)
+        grown = size
+        shown_sizes: list[int] = []
+        for line in sorted(fresh, key=lambda line: line.span[0]):
+            if line.span[0] in trial_ends:
+                continue
+            start, end = line.span
+            shown = len(_shown(view, line)[0])
+            at = bisect_left(trial_order, start)
+            before = trial_ends[trial_order[at - 1]] + 1 if at else 0
+            after = trial_order[at] if at < len(trial_order) else past_end
+            gaps_delta = (start > before) + (after > end + 1) - (after > before)
+            grown += shown + 1 + gaps_delta * widest_gap
+            trial_order.insert(at, start)
+            trial_ends[start] = end
+            shown_sizes.append(shown)
+        if grown > budget:
+            continue
+        for line in fresh:
+            if line.span[0] not in kept:
+                kept[line.span[0]] = line
+                shown_texts.add(view.content(line.span))
+        order, ends, size = trial_order, trial_ends, grown
+    return kept
+
+
+def _render(view: TextView, kept: dict[int, _Line], total_lines: int) -> tuple[str, int, int, int]:
+    out: list[str] = []
+    kept_chars = 0
+    places = 0
+    cursor = 0
+    text = view.text
+    for start in sorted(kept):
+        line = kept[start]
+        if start > cursor:
+            skipped = text.count('\n', cursor, start)
+            if skipped:
+                out.append(_gap(skipped))
+                places += 1
+        shown, kept_part = _shown(view, line)
+        out.append(shown)
+        if kept_part < line.span[1] - line.span[0]:
+            places += 1
+        has_break = line.span[1] < len(text) and text[line.span[1]] == '\n'
+        kept_chars += kept_part + (1 if has_break else 0)
+        cursor = line.span[1] + 1
+    if cursor <= view.end:
+        remaining = text.count('\n', cursor, view.end) + 1
+        out.append(_gap(remaining))
+        places += 1
+    return '\n'.join(out), kept_chars, places, len(kept)
+
+
+def _offer(text: str, matches: Matches, kept: dict[int, _Line]) -> Offer | None:
+    """The most specific term with lines the preview could not show, counted as the read tool would match it."""
+    best_slot, best_value = -1, 0.0
+    for slot, term in enumerate(matches.terms):
+        pattern = matches.exact.get(slot, term.text)
+        if len(pattern) < 3:
+            continue
+        starts = matches.hit_lines[slot]
+        unshown = sum(1 for start in starts if start not in kept)
+        if not unshown:
+            continue
+        # The biggest pile of relevant lines left unseen; specific terms first (a word names too much).
+        value = term.weight**2 * min(unshown, 30) / (1.0 + len(starts) / 50)
+        if value > best_value:
+            best_slot, best_value = slot, value
+    if best_slot < 0:
+        return None
+    pattern = matches.exact.get(best_slot, matches.terms[best_slot].text)
+    lines, more, shown = _count_lines(text, pattern, kept, limit=OFFER_COUNT_LIMIT)
+    return Offer(pattern, lines, shown, more) if lines > shown else None
+
+
+def _count_lines(text: str, pattern: str, kept: dict[int, _Line], *, limit: int) -> tuple[int, bool, int]:
+    """Lines holding `pattern` exactly (case-sensitive, like the read tool), at most `limit`, and how many are kept."""
+    count = shown = 0
+    position = text.find(pattern)
+    while position != -1:
+        if count == limit:
+            return count, True, shown
+        start = text.rfind('\n', 0, position) + 1
+        count += 1
+        shown += start in kept
+        newline = text.find('\n', position + len(pattern))
+        if newline == -1:
+            break
+        position = text.find(pattern, newline + 1)
+    return count, False, shown
+
+
+# --- records: a JSON list of objects on one line ------------------------------------------------
+
+_RECORD_START = re.compile(r'\[\{"((?:[^"\\]|\\.){1,80})":')
+RECORD_HITS = 200
+"""Hits per term mapped to records: a term in more records than this is common anyway."""
+
+
+def _records(view: TextView, budget: int, total_lines: int, intent: Intent | None, offer_chars: int) -> Preview | None:
+    """Compact JSON holding a list of objects: whole records, chosen like lines, instead of one cut line.
+
+    Records are found by the key every one of them starts with (`{"name":`), so nothing is parsed:
+    a record's span runs from one such start to the next. Kept records are shown whole (long ones
+    cut in the middle, the cut stated); each run of records left out is marked `[… N records …]`.
+    """
+    text = view.text
+    opening = _RECORD_START.search(text, 0, 4096)
+    if opening is None:
+        return None
+    marker = text[opening.start() + 1 : opening.end()]  # {"name":
+    first = opening.start() + 1
+    total = len(text)
+    starts_cache: dict[int, int] = {}
+
+    def record_at(position: int) -> tuple[int, int]:
+        start = text.rfind(marker, first, position + len(marker))  # the last record opening at or before it
+        start = first if start == -1 else start
+        cached = starts_cache.get(start)
+        if cached is None:
+            following = text.find(',' + marker, start + len(marker))
+            # A record owns the comma after it, so records side by side leave nothing between them.
+            cached = starts_cache[start] = following + 1 if following != -1 else _list_end(text, start)
+        return start, cached
+
+    limit = max(160, min(600, budget // 4))
+    picks: list[tuple[float, tuple[int, int], int]] = []  # priority, span, focus
+    last_start = text.rfind(marker)
+    picks.append((1000.0, record_at(last_start), -1))
+    picks.append((420.0, record_at(first), -1))
+    scanned = 0
+    offer: Offer | None = None
+    chosen: list[tuple[int, int]] = []
+    if intent:
+        scored, scanned, common = _score_records(text, intent, record_at, marker)
+        for rank, (span, focus, _) in enumerate(scored[:INTENT_GROUPS]):
+            picks.append((900.0 - rank * 0.1, span, focus))
+        chosen = [span for span, _, _ in scored]
+        if common is not None:
+            offer = common
+    picks.sort(key=lambda item: -item[0])
+    room = budget - (offer_chars if intent and chosen else 0)
+    kept: dict[int, tuple[int, int, int]] = {}
+    size = len(_record_gap(10**9)) + 1
+    for _, (start, end), focus in picks:
+        if start in kept:
+            continue
+        shown = len(_cut_record(text[start:end], limit, focus - start if focus >= 0 else -1)[0])
+        grown = size + shown + 1 + len(_record_gap(10**9)) + 1
+        if grown > room:
+            continue
+        kept[start] = (start, end, focus)
+        size = grown
+    pieces: list[str] = []
+    kept_chars = places = 0
+    cursor = 0
+    if text.startswith('['):
+        pieces.append('[')
+        kept_chars += 1
+        cursor = 1
+    for start in sorted(kept):
+        _, end, focus = kept[start]
+        if start > cursor:
+            skipped = text.count(marker, cursor, start)
+            pieces.append(_record_gap(skipped) if skipped else f' …[{start - cursor:,} chars cut]… ')
+            places += 1
+        shown, kept_part = _cut_record(text[start:end], limit, focus - start if focus >= 0 else -1)
+        pieces.append(shown)
+        places += kept_part < end - start
+        kept_chars += kept_part
+        cursor = end
+    if cursor < total:
+        rest = text[cursor:]
+        if rest in (']', ']\n') or (len(rest) <= 3 and not rest.strip('],\n')):
+            pieces.append(rest.rstrip('\n'))
+            kept_chars += len(rest.rstrip('\n'))
+        else:
+            skipped = text.count(marker, cursor)
+            pieces.append(_record_gap(skipped) if skipped else f' …[{total - cursor:,} chars cut]… ')
+            places += 1
+    rendered = '\n'.join(pieces)
+    if len(rendered) > budget:
+        return None
+    intent_kept = sum(1 for start in kept if any(start == span[0] for span in chosen))
+    if offer is not None:
+        offer = Offer(offer.pattern, offer.lines, sum(1 for start in kept if start in starts_cache), offer.more)
+    return Preview(
+        rendered,
+        total,
+        min(kept_chars, total),
+        total_lines,
+        len(kept),
+        places,
+        ShapeKind.records.value,
+        scanned,
+        intent_kept,
+        offer if offer is not None and offer.lines > intent_kept else None,
+    )
+
+
+def _record_gap(count: int) -> str:
+    return f'[… {count:,} record{"" if count == 1 else "s"} …]'
+
+
+def _list_end(text: str, start: int) -> int:
+    end = text.rfind(']')
+    return end if end > start else len(text)
+
+
+def _cut_record(record: str, limit: int, focus: int) -> tuple[str, int]:
+    if len(record) <= limit * OVERSHOOT:
+        return record, len(record)
+    if focus >= 0:
+        return _shorten_around(record, limit, focus)
+    return shorten_middle(record, limit, head_share=0.75)
+
+
+def _score_records(
+    text: str, intent: Intent, record_at: Callable[[int], tuple[int, int]], marker: str
+) -> tuple[list[tuple[tuple[int, int], int, float]], int, Offer | None]:
+    """Records holding intent terms, in the order a reader wants them (see `find_matches`)."""
+
+    lowered = text.lower() if text.isascii() else None
+    haystack = lowered if lowered is not None else text
+    budget = max(1, 4_000_000 // max(1, len(text)))
+    per_record: dict[tuple[int, int], dict[int, tuple[float, int]]] = {}
+    scanned = 0
+    all_records = max(1, text.count(marker))
+    counts: list[tuple[float, int, bool, str]] = []
+    for slot, term in enumerate(intent.terms):
+        if scanned >= budget:
+            break
+        key = term.key if lowered is not None else term.text
+        position = haystack.find(key)
+        if position == -1:
+            continue
+        scanned += 1
+        records: dict[tuple[int, int], int] = {}
+        hits = 0
+        while position != -1 and hits < RECORD_HITS:
+            span = record_at(position)
+            records.setdefault(span, position)
+            hits += 1
+            position = haystack.find(key, max(position + len(key), span[1]))
+        more = position != -1
+        first_hit = next(iter(records.values()))
+        spelled = text[first_hit : first_hit + len(key)]
+        counts.append((term.weight**2 / (1.0 + len(records) / 50), len(records), more, spelled))
+        share = len(records) + (50 if more else 0)
+        rarity = 1.0 / (1.0 + 0.05 * share)
+        for span, hit in records.items():
+            value = term.weight * rarity * (1.5 if whole_token(haystack, hit, len(key)) else 1.0)
+            per_record.setdefault(span, {})[slot] = (value, hit)
+    covered: dict[int, int] = {}
+    # The diversity pass is quadratic: only the best records by their own score enter it.
+    best_first = sorted(per_record, key=lambda span: (-sum(v for v, _ in per_record[span].values()), span))
+    remaining = {span: per_record[span] for span in best_first[:MAX_CANDIDATES]}
+    ordered: list[tuple[tuple[int, int], int, float]] = []
+    while remaining and len(ordered) < INTENT_GROUPS:
+        best_span, best_gain = None, -1.0
+        for span, values in remaining.items():
+            gain = sum(value / (1 + covered.get(slot, 0)) for slot, (value, _) in values.items())
+            if gain > best_gain or (gain == best_gain and best_span is not None and span < best_span):
+                best_span, best_gain = span, gain
+        assert best_span is not None
+        values = remaining.pop(best_span)
+        for slot in values:
+            covered[slot] = covered.get(slot, 0) + 1
+        focus = max(values.values())[1]
+        ordered.append((best_span, focus, best_gain))
+    offer = None
+    best = 0.0
+    for value, holding, more, spelled in counts:
+        # A term in most records (a field name, a common word) is no search to offer.
+        unshown = holding - STRONG_MATCHES
+        if unshown > 0 and holding < all_records // 2 and len(spelled) >= 4 and value * min(unshown, 30) > best:
+            best, offer = value * min(unshown, 30), Offer(spelled, holding, 0, more)
+    return ordered, scanned, offer
+
+
+# --- one long line -----------------------------------------------------------------------------
+
+
+def _long_lines(view: TextView, budget: int, total_lines: int, intent: Intent | None) -> Preview:
+    """A text of very long lines (minified JSON, a joined list): cut inside the lines, using the budget.
+
+    Each line keeps its start and end; where intent terms land inside it, windows around them are
+    kept too. Every cut says how many characters it removed, so kept and cut add up to the whole.
+    """
+    text = view.text
+    total = len(text)
+    spans: list[Span] = []
+    span: Span | None = (0, view.line_at(0)[1])
+    while span is not None:
+        spans.append(span)
+        span = view.next_line(span)
+    matches = find_matches(text, intent, total_lines=total_lines) if intent else Matches()
+    focus_points = sorted({match.focus for match in matches.lines[:6]})
+    pieces: list[str] = []
+    kept_chars = 0
+    places = 0
+    share = max(1, budget - (len(spans) - 1)) // max(1, len(spans))
+    for span in spans:
+        line = view.content(span)
+        limit = max(1, share)
+        if len(line) <= limit:
+            pieces.append(line)
+            kept_chars += len(line)
+        else:
+            inside = [point - span[0] for point in focus_points if span[0] <= point < span[1]]
+            shown, kept, cuts = _cut_line(line, limit, inside)
+            pieces.append(shown)
+            kept_chars += kept
+            places += cuts
+        if span[1] < total and text[span[1]] == '\n':
+            kept_chars += 1
+    rendered = '\n'.join(pieces)
+    if len(rendered) > budget:
+        return Preview('', total, 0, total_lines, 0, 0, ShapeKind.long_line.value)
+    return Preview(
+        rendered,
+        total,
+        min(kept_chars, total),
+        total_lines,
+        len(spans),
+        places,
+        ShapeKind.long_line.value,
+        matches.scanned,
+        len(focus_points),
+    )
+
+
+def _cut_line(line: str, limit: int, focus: list[int]) -> tuple[str, int, int]:
+    """`line` in at most `limit` characters: its ends and windows around `focus`, each cut stated."""
+    marker_width = len(f' …[{len(line):,} chars cut]… ')
+    points = [point for point in focus if 0 <= point < len(line)][:4]
+    windows = len(points)
+    room = limit - marker_width * (windows + 1)
+    if windows and room < 60 * (windows + 2):
+        points, windows = [], 0
+        room = limit - marker_width
+    if room < 2:
+        shown, kept = shorten_middle(line, limit)
+        return shown, kept, 1
+    if not windows:
+        shown, kept = shorten_middle(line, limit, head_share=0.5)
+        return shown, kept, 1
+    # Head, a window around each focus point, tail: spans kept in order, merged where they touch.
+    end_share = room // (windows + 2)
+    kept_spans: list[tuple[int, int]] = [(0, end_share)]
+    for point in points:
+        half = end_share // 2
+        kept_spans.append((max(0, point - half), min(len(line), point + end_share - half)))
+    kept_spans.append((len(line) - end_share, len(line)))
+    merged: list[tuple[int, int]] = []
+    for start, stop in sorted(kept_spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], stop))
+        else:
+            merged.append((start, stop))
+    pieces: list[str] = []
+    cursor = 0
+    cuts = 0
+    kept = 0
+    for start, stop in merged:
+        if start > cursor:
+            pieces.append(f' …[{start - cursor:,} chars cut]… ')
+            cuts += 1
+        pieces.append(line[start:stop])
+        kept += stop - start
+        cursor = stop
+    if cursor < len(line):
+        pieces.append(f' …[{len(line) - cursor:,} chars cut]… ')
+        cuts += 1
+    return ''.join(pieces), kept, cuts

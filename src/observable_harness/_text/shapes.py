@@ -1,0 +1,857 @@
+"""The shape of a tool's output, recognised cheaply, and what each shape needs a preview to keep.
+
+A table without its header row is numbers without names; a commit's changed file without the commit
+it belongs to answers nothing; a traceback's exception without the innermost frame in the user's own
+code says what failed but not where. `detect` looks at a bounded sample of lines (the head, a few
+windows from the middle, the tail) and names the shape; `context` gives the lines that make one
+kept line readable in that shape; `digest` gives the lines a shape's preview should show when
+nothing says what the model is looking for.
+
+Everything here works on line spans (`start`, `end` offsets into the text) found by scanning for
+line breaks near what is needed; nothing splits or copies the whole payload.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import pairwise
+
+__all__ = ['Pick', 'Shape', 'ShapeKind', 'Span', 'TextView', 'context', 'detect', 'digest']
+
+Span = tuple[int, int]
+"""A line: offset of its first character and of its end (the line break, or the end of the text)."""
+
+
+class ShapeKind(StrEnum):
+    """The shapes a preview treats differently; `log` is the fallback (line classes decide)."""
+
+    log = 'log'
+    table = 'table'
+    listing = 'listing'
+    key_value = 'key_value'
+    history = 'history'
+    diff = 'diff'
+    diagnostics = 'diagnostics'
+    test_run = 'test_run'
+    syscalls = 'syscalls'
+    json = 'json'
+    records = 'records'
+    long_line = 'long_line'
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    kind: ShapeKind
+    variant: str = ''
+    """A finer name where one helps: `csv`, `aligned`, `ls`, `tree`, `find`, `git`, `pytest`, ..."""
+    header: Span | None = None
+    """A table's header row."""
+    header_extra: tuple[Span, ...] = ()
+    """Lines that belong with the header: a title or totals just above it, the rule just below it."""
+    sorted_rows: bool = False
+    """A table whose numeric column falls from the first row on: its top rows are its point."""
+    numeric_column: int = -1
+    """For a table, the field (by whitespace/delimiter split) whose largest values matter most."""
+    delimiter: str = ''
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """Lines a preview should keep together, at a priority (higher first)."""
+
+    priority: float
+    spans: tuple[Span, ...]
+    role: str = 'shape'
+
+
+class TextView:
+    """Line lookups over one payload without splitting it."""
+
+    __slots__ = ('end', 'text', 'total')
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.total = len(text)
+        self.end = self.total - 1 if text.endswith('\n') else self.total
+        """End of the last line's content (a final line break does not open another line)."""
+
+    def line_at(self, position: int) -> Span:
+        start = self.text.rfind('\n', 0, position) + 1
+        newline = self.text.find('\n', position, self.end)
+        return start, self.end if newline == -1 else newline
+
+    def content(self, span: Span) -> str:
+        return self.text[span[0] : span[1]]
+
+    def next_line(self, span: Span) -> Span | None:
+        start = span[1] + 1
+        if start > self.end:
+            return None
+        newline = self.text.find('\n', start, self.end)
+        return start, self.end if newline == -1 else newline
+
+    def previous_line(self, span: Span) -> Span | None:
+        if span[0] == 0:
+            return None
+        stop = span[0] - 1
+        return self.text.rfind('\n', 0, stop) + 1, stop
+
+    def forward(self, span: Span, limit: int) -> Iterator[Span]:
+        """Up to `limit` lines after `span`."""
+        current = span
+        for _ in range(limit):
+            following = self.next_line(current)
+            if following is None:
+                return
+            yield following
+            current = following
+
+    def backward(self, span: Span, limit: int) -> Iterator[Span]:
+        """Up to `limit` lines before `span`, nearest first."""
+        current = span
+        for _ in range(limit):
+            preceding = self.previous_line(current)
+            if preceding is None:
+                return
+            yield preceding
+            current = preceding
+
+    def head(self, limit: int, max_chars: int) -> list[Span]:
+        out: list[Span] = []
+        start = 0
+        while start <= self.end and len(out) < limit and start <= max_chars:
+            newline = self.text.find('\n', start, self.end)
+            stop = self.end if newline == -1 else newline
+            out.append((start, stop))
+            start = stop + 1
+        return out
+
+    def tail(self, limit: int, floor: int) -> list[Span]:
+        out: list[Span] = []
+        stop = self.end
+        while stop >= floor and len(out) < limit:
+            newline = self.text.rfind('\n', floor, stop)
+            start = newline + 1 if newline != -1 else floor
+            out.append((start, stop))
+            if newline == -1:
+                break
+            stop = newline
+        out.reverse()
+        return out
+
+    def windows(self, floor: int, ceiling: int, count: int, lines: int) -> list[Span]:
+        """`count` runs of up to `lines` whole lines, evenly spread over `[floor, ceiling)`."""
+        out: list[Span] = []
+        if ceiling - floor < 2 or count <= 0:
+            return out
+        step = (ceiling - floor) // (count + 1)
+        for index in range(1, count + 1):
+            position = floor + index * step
+            newline = self.text.find('\n', position, ceiling)
+            if newline == -1:
+                continue
+            span = self.next_line((newline, newline))
+            taken = 0
+            while span is not None and span[1] <= ceiling and taken < lines:
+                out.append(span)
+                taken += 1
+                span = self.next_line(span)
+        return out
+
+
+# --- detection ----------------------------------------------------------------------------------
+
+_COMMIT = re.compile(r'commit [0-9a-f]{7,40}\b')
+_PERMS = re.compile(r'[-dlcbps][rwxsStT-]{9}[.+@]?\s+\d')
+_TREE_MARKS = ('├── ', '└── ', '|-- ', '`-- ')
+_SYSCALL = re.compile(
+    r'(?:\[pid +\d+\] |\d+ +)?(?:\d\d:\d\d:\d\d\.\d+ )?[a-z_][a-z0-9_]*\(.*(?:\) += |<unfinished|resumed>)'
+)
+_DIAGNOSTIC = re.compile(
+    r'\s*(?:[^\s:]+):\d+(?::\d+)?(?::| -) ?(?:error|warning|note|info|fatal error|[A-Z]{1,4}\d{2,5}\b|[a-z]+\d+\b)'
+    r'|\s*(?:error|warning)(?:\[[\w-]+\])?: ',
+    re.IGNORECASE,
+)
+_PYTEST = re.compile(r'\S+::\S+ (?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)|=+ test session starts =+')
+_OTHER_TESTS = re.compile(
+    r'(?:--- (?:PASS|FAIL): |=== RUN |(?:PASS|FAIL) +\S+\.(?:js|ts|tsx)\b|test \S+ \.\.\. (?:ok|FAILED))'
+)
+_KEY_VALUE = re.compile(r'\s*["\']?[\w.\-/\[\]@$]+["\']?\s*(?:=|:(?=\s|$))\s*')
+_RULE = re.compile(r'\s*[-=+|: ]*-{3,}[-=+|: ]*\s*$')
+_NUMBER = re.compile(r'-?\d+(?:[.,]\d+)?(?:/\d+)?%?$')
+_DIFF_START = ('diff --git ', 'diff -', '--- a/', 'Index: ')
+
+
+def _share(lines: list[str], test: Callable[[str], object]) -> float:
+    """The share of `lines` that pass `test`."""
+    if not lines:
+        return 0.0
+    return sum(1 for line in lines if test(line)) / len(lines)
+
+
+def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
+    """The shape of the text, from its head and a sample of lines from the rest."""
+    text = view.text
+    first = text.lstrip()[:1]
+    head_lines = [view.content(span) for span in head]
+    sampled = [view.content(span) for span in sample]
+    nonblank = [line for line in head_lines + sampled if line.strip()]
+    if not nonblank:
+        return Shape(ShapeKind.log)
+    if first in '[{' and text.rstrip()[-1:] in ']}':
+        if len(head) <= 2 and text.lstrip().startswith('[{'):
+            return Shape(ShapeKind.records, 'compact')
+        if len(head) > 2:
+            return Shape(ShapeKind.json, 'indented')
+    if any(line.startswith(_DIFF_START) for line in head_lines[:8]) or (
+        _share(nonblank, lambda line: line.startswith(('@@ ', '+', '-', ' '))) > 0.9
+        and any(line.startswith('@@ ') for line in nonblank)
+    ):
+        return Shape(ShapeKind.diff, 'unified')
+    if any(_COMMIT.match(line) for line in head_lines[:3]):
+        return Shape(ShapeKind.history, 'git')
+    if _share(nonblank, lambda line: any(mark in line for mark in _TREE_MARKS)) > 0.5:
+        return Shape(ShapeKind.listing, 'tree')
+    if _share(nonblank, lambda line: bool(_PERMS.match(line)) or line.startswith('total ') or line.endswith(':')) > 0.7:
+        return Shape(ShapeKind.listing, 'ls')
+    if _share(nonblank, lambda line: bool(_SYSCALL.match(line))) > 0.5:
+        return Shape(ShapeKind.syscalls, 'strace')
+    if (
+        any(_PYTEST.search(line) for line in head_lines)
+        or _share(nonblank, lambda line: bool(_PYTEST.search(line))) > 0.3
+    ):
+        return Shape(ShapeKind.test_run, 'pytest')
+    if _share(nonblank, lambda line: bool(_OTHER_TESTS.match(line))) > 0.3:
+        return Shape(ShapeKind.test_run, 'tests')
+    if _share(nonblank, lambda line: bool(_DIAGNOSTIC.match(line))) > 0.4:
+        return Shape(ShapeKind.diagnostics, 'lines')
+    table = _table(view, head, head_lines, sampled)
+    if table is not None:
+        return table
+    if _share(nonblank, lambda line: ' ' not in line.strip() and ('/' in line or '\\' in line)) > 0.8:
+        return Shape(ShapeKind.listing, 'find')
+    if _share(nonblank, lambda line: bool(_KEY_VALUE.match(line))) > 0.6:
+        return Shape(ShapeKind.key_value, 'pairs')
+    return Shape(ShapeKind.log)
+
+
+def _fields(line: str, delimiter: str) -> list[str]:
+    if delimiter == ' ':
+        return line.split()
+    return [field.strip() for field in line.split(delimiter)]
+
+
+def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: list[str]) -> Shape | None:
+    """A delimited or column-aligned table with a header row, found in the first lines."""
+    # A rule under the header (psql's ---+---, coverage's -----) settles it.
+    for index, line in enumerate(head_lines[1:12], start=1):
+        if _RULE.match(line) and line.count('-') >= 8 and head_lines[index - 1].strip():
+            delimiter = '|' if '|' in head_lines[index - 1] else ' '
+            extra = [head[i] for i in range(max(0, index - 4), index - 1) if head_lines[i].strip()]
+            return _table_shape(view, head, head_lines, index - 1, delimiter, (*extra, head[index]), 'aligned')
+    for delimiter, variant in ((',', 'csv'), ('\t', 'tsv'), ('|', 'pipes'), (';', 'csv')):
+        for index, line in enumerate(head_lines[:8]):
+            count = line.count(delimiter)
+            if count < (1 if delimiter == '|' else 2):
+                continue
+            rows = [row for row in head_lines[index + 1 :] + sampled if row.strip()]
+            if rows and _share(rows, lambda row, d=delimiter, c=count: row.count(d) >= c) > 0.8:
+                extra = tuple(head[i] for i in range(max(0, index - 4), index) if head_lines[i].strip())
+                return _table_shape(view, head, head_lines, index, delimiter, extra, variant)
+            break
+    # Whitespace-aligned: a header of words over rows with as many fields (ls -l, ps, lsof, pstats).
+    for index, line in enumerate(head_lines[:12]):
+        words = line.split()
+        if len(words) < 3 or not all(any(ch.isalpha() for ch in word) for word in words):
+            continue
+        rows = [row for row in head_lines[index + 1 :] + sampled if row.strip()]
+        if len(rows) < 3:
+            return None
+        close = _share(rows, _at_least(len(words) - 1))
+        numeric = _share(rows, lambda row: any(_NUMBER.match(field) for field in row.split()))
+        if close > 0.8 and numeric > 0.8:
+            extra = tuple(head[i] for i in range(max(0, index - 4), index) if head_lines[i].strip())
+            return _table_shape(view, head, head_lines, index, ' ', extra, 'aligned')
+        return None
+    return None
+
+
+def _at_least(fields: int) -> Callable[[str], bool]:
+    return lambda row: len(row.split()) >= fields
+
+
+def _table_shape(
+    view: TextView,
+    head: list[Span],
+    head_lines: list[str],
+    header_index: int,
+    delimiter: str,
+    extra: tuple[Span, ...],
+    variant: str,
+) -> Shape:
+    rows = [
+        _fields(line, delimiter) for line in head_lines[header_index + 1 :] if line.strip() and not _RULE.match(line)
+    ][:24]
+    column, falling = _numeric_column(rows)
+    if column >= 0 and not falling:
+        # Unsorted, the largest values only matter in a column that measures something (time, size, calls).
+        names = _fields(head_lines[header_index], delimiter)
+        name = names[column] if column < len(names) else ''
+        if not _MAGNITUDE.search(name):
+            column = -1
+    return Shape(
+        ShapeKind.table,
+        variant,
+        header=head[header_index],
+        header_extra=extra,
+        sorted_rows=falling,
+        numeric_column=column,
+        delimiter=delimiter,
+    )
+
+
+_MAGNITUDE = re.compile(
+    r'time|cumul|self|total|size|bytes|count|calls|\bms\b|\bus\b|\bsec|mem|cpu|%|rss|vsz|miss|elapsed|dur|'
+    r'\bkb\b|\bmb\b|lines|stmts|hits|rows|cost',
+    re.IGNORECASE,
+)
+
+
+def _number(field: str) -> float | None:
+    field = field.rstrip('%').split('/')[0].replace(',', '')
+    try:
+        return float(field)
+    except ValueError:
+        return None
+
+
+def _numeric_column(rows: list[list[str]]) -> tuple[int, bool]:
+    """The first column holding numbers on nearly every row, and whether it falls from the first row on."""
+    if len(rows) < 4:
+        return -1, False
+    width = min(len(row) for row in rows)
+    best = -1
+    for column in range(width):
+        values = [_number(row[column]) for row in rows]
+        numbers = [value for value in values if value is not None]
+        if len(numbers) < 0.9 * len(rows) or len(set(numbers)) < 3:
+            continue
+        falls = sum(1 for a, b in pairwise(numbers) if a >= b)
+        if falls >= 0.9 * (len(numbers) - 1) and numbers[0] > numbers[-1]:
+            return column, True
+        if best == -1:
+            best = column
+    return best, False
+
+
+# --- context: what makes one kept line readable --------------------------------------------------
+
+_CONTEXT_LINES = 400
+"""How far back a context search walks, in lines: enough for a commit or a directory, bounded for a megabyte."""
+_DIR_HEADER = re.compile(r'\S.*:$')
+_INDENT_JSON = re.compile(r'\s*')
+
+
+def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
+    """Lines to show with `span` so that it can be read: the table's header, the commit, the directory."""
+    kind = shape.kind
+    if kind is ShapeKind.table and shape.header is not None and span[0] > shape.header[1]:
+        return [*shape.header_extra[-2:], shape.header] if shape.variant != 'aligned' else [shape.header]
+    if kind is ShapeKind.history:
+        return _commit_context(view, span)
+    if kind is ShapeKind.diff:
+        return _diff_context(view, span)
+    if kind is ShapeKind.listing:
+        if shape.variant == 'ls':
+            return _directory_of(view, span)
+        if shape.variant == 'tree':
+            return _tree_ancestors(view, span)
+        return []
+    if kind is ShapeKind.key_value:
+        return _section_of(view, span)
+    if kind is ShapeKind.json:
+        return _json_siblings(view, span)
+    if kind is ShapeKind.test_run:
+        return _failure_block(view, span)
+    if kind is ShapeKind.log:
+        return _traceback_of(view, span)
+    return []
+
+
+def _previous_starting(view: TextView, span: Span, prefix: str, window: int = 256 * 1024) -> Span | None:
+    """The nearest line at or before `span` that starts with `prefix` (a C-speed search back)."""
+    if view.text.startswith(prefix, span[0]):
+        return span
+    position = view.text.rfind('\n' + prefix, max(0, span[0] - window), span[0])
+    if position == -1:
+        return view.line_at(0) if span[0] < window and view.text.startswith(prefix) else None
+    return view.line_at(position + 1)
+
+
+def _commit_context(view: TextView, span: Span) -> list[Span]:
+    out: list[Span] = []
+    commit = _previous_starting(view, span, 'commit ')
+    if commit is None:
+        return out
+    out.append(commit)
+    for line in view.forward(commit, 12):
+        content = view.content(line)
+        if content.startswith('commit '):
+            break
+        if content.startswith('Date:'):
+            out.append(line)
+        elif content.startswith('    '):
+            if line != span:
+                out.append(line)  # the subject
+            break
+    # The files it touched: the stat lines after the message, up to the summary.
+    stats = 0
+    for line in view.forward(commit, 80):
+        content = view.content(line)
+        if content.startswith('commit '):
+            break
+        if content.startswith(' ') and not content.startswith('    ') and ' | ' in content:
+            if stats < 3:
+                out.append(line)
+            stats += 1
+        elif content.startswith(' ') and ' changed' in content and ('insertion' in content or 'deletion' in content):
+            out.append(line)
+            break
+    return out
+
+
+def _diff_context(view: TextView, span: Span) -> list[Span]:
+    out: list[Span] = []
+    header = _previous_starting(view, span, 'diff ') or _previous_starting(view, span, '+++ ')
+    hunk = _previous_starting(view, span, '@@')
+    if header is not None:
+        out.append(header)
+    if hunk is not None and (header is None or hunk[0] > header[0]):
+        out.append(hunk)
+    # The changed lines next to it: what else this hunk adds or removes.
+    if view.content(span)[:1] in '+-':
+        near = 0
+        for line in view.backward(span, 6):
+            text = view.content(line)
+            if text.startswith('@@'):
+                break
+            if text[:1] in '+-' and not text.startswith(('+++', '---')):
+                out.append(line)
+                near += 1
+                if near == 2:
+                    break
+        # Forward across nearby hunks of the same file: one change often spans several (a dict of defaults).
+        near = 0
+        for line in view.forward(span, 16):
+            text = view.content(line)
+            if text.startswith(('diff ', '--- ', '+++ ')):
+                break
+            if text[:1] in '+-':
+                out.append(line)
+                near += 1
+                if near == 4:
+                    break
+    return out
+
+
+def _directory_of(view: TextView, span: Span) -> list[Span]:
+    """In `ls -R` output: the `dir:` line heading the block (the first line after the blank line before)."""
+    blank = view.text.rfind('\n\n', 0, span[0])
+    header = view.line_at(blank + 2) if blank != -1 else view.line_at(0)
+    if header == span or header[0] > span[0]:
+        return []
+    content = view.content(header)
+    return [header] if _DIR_HEADER.match(content) and not _PERMS.match(content) else []
+
+
+def _tree_depth(line: str) -> int:
+    for mark in _TREE_MARKS:
+        index = line.find(mark)
+        if index != -1:
+            return index
+    return -1
+
+
+def _tree_ancestors(view: TextView, span: Span) -> list[Span]:
+    depth = _tree_depth(view.content(span))
+    out: list[Span] = []
+    if depth <= 0:
+        return out
+    for line in view.backward(span, _CONTEXT_LINES * 4):
+        line_depth = _tree_depth(view.content(line))
+        if 0 <= line_depth < depth:
+            out.append(line)
+            depth = line_depth
+            if depth == 0:
+                break
+    out.reverse()
+    return out
+
+
+_UNINDENTED = re.compile(r'\n(?=[^\s])')
+
+
+def _section_of(view: TextView, span: Span) -> list[Span]:
+    """For an indented key: the unindented `Section:` or `[section]` line above it."""
+    content = view.content(span)
+    if not content[:1].isspace() and not content.startswith('['):
+        return []
+    for window in (8 * 1024, 256 * 1024):
+        floor = max(0, span[0] - window)
+        last = None
+        for found in _UNINDENTED.finditer(view.text, floor, span[0]):
+            last = found
+        if last is not None:
+            line = view.line_at(last.end())
+            text = view.content(line)
+            return [line] if text.rstrip().endswith(':') or text.startswith('[') else []
+        if floor == 0:
+            break
+    return []
+
+
+def _json_siblings(view: TextView, span: Span) -> list[Span]:
+    """The other scalar fields of the object the line sits in, and where that object begins."""
+    line = view.content(span)
+    indent = len(line) - len(line.lstrip())
+    out: list[Span] = []
+    nested = 0
+    for before in view.backward(span, 40):
+        text = view.content(before)
+        stripped = text.lstrip()
+        level = len(text) - len(stripped)
+        if level < indent:
+            break
+        if level == indent and nested == 0 and ':' in stripped and not stripped.endswith(('{', '[')):
+            out.append(before)
+        if stripped.startswith(('}', ']')):
+            nested += 1
+        elif stripped.endswith(('{', '[')) and level > indent - 1:
+            nested = max(0, nested - 1)
+    nested = 0
+    for after in view.forward(span, 40):
+        text = view.content(after)
+        stripped = text.lstrip()
+        level = len(text) - len(stripped)
+        if level < indent:
+            break
+        if stripped.endswith(('{', '[')):
+            nested += 1
+            continue
+        if stripped.startswith(('}', ']')):
+            nested = max(0, nested - 1)
+            continue
+        if level == indent and nested == 0 and ':' in stripped:
+            out.append(after)
+    return out
+
+
+_FRAME = re.compile(r'\s*File "([^"]+)", line \d+')
+_NOT_OWN_CODE = ('site-packages', 'dist-packages', '/lib/python', '<frozen', '\\lib\\', '/usr/lib/', '<string>')
+
+
+def own_frame(path: str) -> bool:
+    return not any(marker in path for marker in _NOT_OWN_CODE)
+
+
+def traceback_picks(view: TextView, traceback: Span, priority: float) -> list[Pick]:
+    """The exception line and the innermost frame in the user's own code, for a `Traceback (...)` line."""
+    frames: list[tuple[Span, Span | None]] = []
+    exception: Span | None = None
+    previous: Span | None = None
+    for line in view.forward(traceback, 300):
+        text = view.content(line)
+        match = _FRAME.match(text)
+        if match:
+            frames.append((line, None))
+            previous = line
+            continue
+        if text[:1].isspace() or not text.strip():
+            if previous is not None and frames and frames[-1][0] == previous and frames[-1][1] is None:
+                frames[-1] = (previous, line)  # the frame's source line
+            continue
+        if text.startswith(('During handling', 'The above exception', 'Traceback (')):
+            continue
+        exception = line
+        break
+    picks: list[Pick] = []
+    if exception is not None:
+        picks.append(Pick(priority, (exception,), 'traceback'))
+    own = [frame for frame in frames if own_frame(_FRAME.match(view.content(frame[0])).group(1))]  # type: ignore[union-attr]
+    chosen = own[-1] if own else (frames[-1] if frames else None)
+    if chosen is not None:
+        spans = (chosen[0],) if chosen[1] is None else (chosen[0], chosen[1])
+        picks.append(Pick(priority - 1, spans, 'traceback'))
+    return picks
+
+
+def _traceback_of(view: TextView, span: Span) -> list[Span]:
+    """In a log: for a line a traceback follows (`ERROR ... Exception on /x`), the exception and the
+    innermost own frame; for a frame, its source line."""
+    text = view.content(span)
+    if _FRAME.match(text):
+        follower = view.next_line(span)
+        return [follower] if follower is not None and view.content(follower)[:1].isspace() else []
+    for line in view.forward(span, 2):
+        if view.content(line).startswith('Traceback (most recent call last)'):
+            return [s for pick in traceback_picks(view, line, 0.0) for s in pick.spans]
+    return []
+
+
+_FAILURE_HEADER = re.compile(r'_{3,} (.+?) _{3,}\s*$')
+_LOCATION = re.compile(r'\S+:\d+: \w+$')
+
+
+_SUMMARY_FAILED = re.compile(r'(?:FAILED|ERROR) \S*::(\S+?)(?: - |$)')
+
+
+def _failure_block(view: TextView, span: Span) -> list[Span]:
+    """For a failed test: where its failure block says it was raised (`file:line: Error`)."""
+    text = view.content(span)
+    summary = _SUMMARY_FAILED.match(text)
+    if summary:
+        # `FAILED tests/x.py::test_y - ...`: the block titled `____ test_y ____` holds the location.
+        title = view.text.find(f'_ {summary.group(1)} _')
+        if title == -1:
+            return []
+        span = view.line_at(title)
+        text = view.content(span)
+    if not (_FAILURE_HEADER.match(text) or text.startswith('E ')):
+        return []
+    first_e: Span | None = span if text.startswith('E ') else None
+    location: Span | None = None
+    for line in view.forward(span, 200):
+        content = view.content(line)
+        if _FAILURE_HEADER.match(content) or content.startswith('='):
+            break
+        if first_e is None and content.startswith('E '):
+            first_e = line
+        if _LOCATION.match(content):
+            location = line
+    return [line for line in (first_e, location) if line is not None and line != span]
+
+
+# --- digests: what a shape's preview shows when the model has not said what it wants -------------
+
+
+def digest(view: TextView, shape: Shape, head: list[Span], tail: list[Span]) -> list[Pick]:
+    """Lines a preview of this shape should keep, by priority, when no intent chooses them."""
+    kind = shape.kind
+    if kind is ShapeKind.table:
+        return _table_digest(view, shape, head)
+    if kind is ShapeKind.history:
+        return _history_digest(view, head)
+    if kind is ShapeKind.diff:
+        return _diff_digest(view)
+    if kind is ShapeKind.syscalls:
+        return _syscall_digest(view, tail)
+    if kind is ShapeKind.test_run:
+        return _test_digest(view, tail)
+    if kind is ShapeKind.diagnostics:
+        return _diagnostic_digest(view, head)
+    if kind is ShapeKind.json:
+        return _json_digest(view, head, tail)
+    return []
+
+
+_JSON_SCALAR = re.compile(r'( {0,8}|\t{0,2})"[^"]{1,60}": *(?:-?\d[\d.eE+-]*|true|false|null|"[^"]{0,80}"),?\s*$')
+
+
+def _json_digest(view: TextView, head: list[Span], tail: list[Span]) -> list[Pick]:
+    """A JSON document's top-level fields near its ends: versions and counts, the summary a report closes with."""
+    picks: list[Pick] = []
+    for index, span in enumerate(reversed(tail)):
+        if _JSON_SCALAR.match(view.content(span)):
+            picks.append(Pick(450 - index * 0.01, (span,), 'summary'))
+    for index, span in enumerate(head[:12]):
+        if _JSON_SCALAR.match(view.content(span)):
+            picks.append(Pick(445 - index * 0.01, (span,), 'field'))
+    return picks
+
+
+HEADER_PRIORITY = 460.0
+TOP_ROWS = 12
+
+
+def _table_digest(view: TextView, shape: Shape, head: list[Span]) -> list[Pick]:
+    if shape.header is None:
+        return []
+    picks = [Pick(HEADER_PRIORITY, (*shape.header_extra, shape.header), 'header')]
+    rows = [span for span in head if span[0] > shape.header[1] and view.content(span).strip()]
+    rows = [span for span in rows if span not in shape.header_extra]
+    if shape.sorted_rows:
+        # A sorted table's point is its top: the rows right under the header.
+        picks.extend(
+            Pick(HEADER_PRIORITY - 1 - index * 0.01, (span,), 'top') for index, span in enumerate(rows[:TOP_ROWS])
+        )
+    elif shape.numeric_column >= 0:
+        picks.extend(_largest_rows(view, shape))
+    return picks
+
+
+LARGEST_SCAN_CHARS = 256 * 1024
+"""Tables up to this size have their largest values found among all rows; larger ones only keep their head."""
+
+
+def _largest_rows(view: TextView, shape: Shape) -> list[Pick]:
+    assert shape.header is not None
+    if view.total > LARGEST_SCAN_CHARS:
+        return []
+    body = view.text[shape.header[1] + 1 :]
+    column = shape.numeric_column
+    best: list[tuple[float, int]] = []
+    offset = shape.header[1] + 1
+    for line in body.split('\n'):
+        fields = _fields(line, shape.delimiter)
+        if len(fields) > column:
+            value = _number(fields[column])
+            if value is not None:
+                best.append((value, offset))
+        offset += len(line) + 1
+    best.sort(key=lambda item: -item[0])
+    picks: list[Pick] = []
+    for rank, (_, start) in enumerate(best[:6]):
+        span = view.line_at(start)
+        picks.append(Pick(HEADER_PRIORITY - 2 - rank * 0.01, (span,), 'largest'))
+    return picks
+
+
+def _history_digest(view: TextView, head: list[Span]) -> list[Pick]:
+    picks: list[Pick] = []
+    for index, span in enumerate(s for s in head if view.content(s).startswith('commit ')):
+        subject = next((s for s in view.forward(span, 8) if view.content(s).startswith('    ')), None)
+        spans = (span,) if subject is None else (span, subject)
+        picks.append(Pick(300 - index, spans, 'commit'))
+    return picks
+
+
+_DIFF_FILES = 60
+
+
+def _diff_digest(view: TextView) -> list[Pick]:
+    picks: list[Pick] = []
+    text = view.text
+    position = 0 if text.startswith('diff ') else text.find('\ndiff ')
+    while position != -1 and len(picks) < _DIFF_FILES:
+        start = position + (0 if position == 0 and text.startswith('diff ') else 1)
+        span = view.line_at(start)
+        picks.append(Pick(300 - len(picks) * 0.01, (span,), 'file'))
+        position = text.find('\ndiff ', span[1])
+    return picks
+
+
+_SYSCALL_MARKERS = (
+    ('execve(', 320.0),
+    ('connect(', 318.0),
+    ('+++ exited', 330.0),
+    ('+++ killed', 330.0),
+    ('write(2,', 325.0),
+)
+_HARMLESS_ERRNO = ('ENOENT', 'EAGAIN', 'ENOTTY', 'EINPROGRESS', 'ENOSYS', 'ENODATA', 'ENXIO', 'ECHILD', 'EEXIST')
+_MARKER_HITS = 16
+_FAILED_CALL_PROBES = 120
+"""Failed calls looked at from each end of a trace: programs probe search paths by the thousand (ENOENT)."""
+
+
+def _syscall_digest(view: TextView, tail: list[Span]) -> list[Pick]:
+    """A syscall trace: processes started, connections, failures other than lookups, writes to stderr, exits."""
+    text = view.text
+    picks: list[Pick] = []
+    for marker, priority in _SYSCALL_MARKERS:
+        position, found = text.find(marker), 0
+        while position != -1 and found < _MARKER_HITS:
+            span = view.line_at(position)
+            picks.append(Pick(priority - found * 0.01, (span,), 'syscall'))
+            found += 1
+            position = text.find(marker, span[1])
+    seen: set[int] = set()
+    failed = 0
+    # From the end back (the failure that ends a run sits late), then from the start forward.
+    position, probes = text.rfind('= -1 E'), 0
+    while position != -1 and probes < _FAILED_CALL_PROBES:
+        span = view.line_at(position)
+        probes += 1
+        if _failed_call(text, position) and span[0] not in seen:
+            seen.add(span[0])
+            picks.append(Pick(340 - failed * 0.01, (span,), 'failed call'))
+            failed += 1
+        position = text.rfind('= -1 E', 0, span[0])
+    position, probes = text.find('= -1 E'), 0
+    while position != -1 and probes < _FAILED_CALL_PROBES // 2:
+        span = view.line_at(position)
+        probes += 1
+        if _failed_call(text, position) and span[0] not in seen:
+            seen.add(span[0])
+            picks.append(Pick(339 - failed * 0.01, (span,), 'failed call'))
+            failed += 1
+        position = text.find('= -1 E', span[1])
+    return picks
+
+
+def _failed_call(text: str, position: int) -> bool:
+    errno = text[position + 5 : position + 24].split(' ', 1)[0]
+    return errno not in _HARMLESS_ERRNO
+
+
+_PYTEST_FAILED = re.compile(r'(?:FAILED|ERROR) \S+')
+
+
+_FAILURE_BLOCKS = 20
+
+
+def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
+    """A test run: the failed tests' summary lines, where each failure was raised, its first `E` line."""
+    picks: list[Pick] = []
+    for span in tail:
+        content = view.content(span)
+        if _PYTEST_FAILED.match(content):
+            picks.append(Pick(440 - len(picks) * 0.01, (span,), 'failed'))
+    text = view.text
+    # Failure blocks open with `____ test_name ____`; each ends with its location line (`file:line: Error`).
+    position, blocks = text.find('\n__'), 0
+    while position != -1 and blocks < _FAILURE_BLOCKS:
+        span = view.line_at(position + 1)
+        following = text.find('\n__', span[1])
+        banner = text.find('\n=', span[1], following if following != -1 else view.total)
+        stop = banner if banner != -1 else following if following != -1 else view.end
+        if _FAILURE_HEADER.match(view.content(span)):
+            last = view.line_at(_last_content(text, span[1], stop))
+            if _LOCATION.match(view.content(last)):
+                picks.append(Pick(435 - blocks * 0.01, (last,), 'location'))
+            first_e = text.find('\nE ', span[1], stop)
+            if first_e != -1:
+                picks.append(Pick(430 - blocks * 0.01, (view.line_at(first_e + 1),), 'failure'))
+            blocks += 1
+        position = following
+    return picks
+
+
+def _last_content(text: str, floor: int, stop: int) -> int:
+    """Offset inside the last non-blank line of `text[floor:stop]`."""
+    while stop > floor and text[stop - 1] in ' \n':
+        stop -= 1
+    return max(floor, stop - 1)
+
+
+_CODE = re.compile(r'\[([\w-]+)\]\s*$|:\d+(?::\d+)?:? ([A-Z]{1,4}\d{2,5})\b')
+
+
+def _diagnostic_digest(view: TextView, head: list[Span]) -> list[Pick]:
+    """Diagnostics: the first of each code, found by a C-speed search for each code the head shows."""
+    text = view.text
+    seen: dict[str, int] = {}
+    for span in head:
+        match = _CODE.search(view.content(span))
+        if match:
+            code = match.group(1) or match.group(2)
+            token = f'[{code}]' if match.group(1) else f' {code} '
+            seen.setdefault(token, span[0])
+    picks: list[Pick] = []
+    for rank, token in enumerate(sorted(seen, key=seen.__getitem__)):
+        position = text.find(token)
+        if position != -1:
+            picks.append(Pick(330 - rank * 0.01, (view.line_at(position),), 'first of code'))
+    return picks
