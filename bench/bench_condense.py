@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.bounded.real_outputs import (  # noqa: E402
+from tests.real_outputs import (  # noqa: E402
     RealOutput,
     failing_gcc,
     failing_pip_install,
