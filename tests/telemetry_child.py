@@ -46,6 +46,8 @@ LABEL_VALUES: dict[str, LabelValue] = {
     'fate': 'kept',
     'policy': 'failures',
     'agent': 'triage',
+    'shape': 'table',
+    'intent': 'matched',
 }
 
 # Series beyond the representative one, so that every dashboard query and alert expression (which

@@ -107,7 +107,7 @@ def test_the_marker_still_states_cut_kept_and_total_and_how_to_get_more() -> Non
     result = cut_text(log, 2_000, TruncationStrategy.salient)
     assert len(result.text) <= 2_000
     match = re.match(
-        r'\[… truncated by line class: ([\d,]+) of ([\d,]+) chars cut in ([\d,]+) places?, kept ([\d,]+) chars',
+        r'\[… truncated by selection: ([\d,]+) of ([\d,]+) chars cut in ([\d,]+) places?, kept ([\d,]+) chars',
         result.text,
     )
     assert match

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .salient import salient_excerpt
+from .intent import Intent
+from .preview import Preview, select_preview
 
 __all__ = ['NOT_KEPT_HINT', 'Cut', 'MarkerTooLarge', 'TruncationStrategy', 'cut_text', 'excerpt', 'read_instructions']
 
@@ -68,6 +69,8 @@ class Cut:
     cut_chars: int
     head_chars: int = 0
     """For positional cuts, the kept characters at the start (the rest of `kept_chars` is at the end)."""
+    preview: Preview | None = None
+    """For a salient cut, what chose its lines (shape, intent counts); never content to record."""
 
     @property
     def tail_chars(self) -> int:
@@ -127,8 +130,18 @@ def _fitting_hint(max_chars: int, hint: str, marker: Callable[[str], str]) -> st
     return ''
 
 
-def cut_text(text: str, max_chars: int, strategy: TruncationStrategy, *, hint: str = NOT_KEPT_HINT) -> Cut:
+def cut_text(
+    text: str,
+    max_chars: int,
+    strategy: TruncationStrategy,
+    *,
+    hint: str = NOT_KEPT_HINT,
+    intent: Intent | None = None,
+) -> Cut:
     """Cut `text` to at most `max_chars` characters, marker included.
+
+    A salient cut keeps the lines `intent` asks for first (see `preview.select_preview`); positional
+    strategies ignore it.
 
     >>> result = cut_text('x' * 10_000, 400, TruncationStrategy.head_tail)
     >>> len(result.text) <= 400, result.head_chars + result.cut_chars + result.tail_chars
@@ -138,7 +151,7 @@ def cut_text(text: str, max_chars: int, strategy: TruncationStrategy, *, hint: s
     if total <= max_chars:
         return Cut(text, total, total, 0, total)
     if strategy is TruncationStrategy.salient:
-        return _salient_cut(text, max_chars, hint)
+        return _salient_cut(text, max_chars, hint, intent)
     # The marker's length depends on the numbers it states, which depend on the room it leaves:
     # size it with the widest numbers it could carry, then keep what is left.
     hint = _fitting_hint(
@@ -160,21 +173,24 @@ def cut_text(text: str, max_chars: int, strategy: TruncationStrategy, *, hint: s
     return Cut(''.join(pieces), total, head + tail, cut, head)
 
 
-def _salient_marker(*, total: int, kept: int, lines: int, total_lines: int, gaps: int, hint: str) -> str:
+def _salient_marker(*, total: int, kept: int, units: int, total_units: int, unit: str, places: int, hint: str) -> str:
     return (
-        f'[… truncated by line class: {total - kept:,} of {total:,} chars cut in {gaps:,} '
-        f'place{"" if gaps == 1 else "s"}, '
-        f'kept {kept:,} chars in {lines:,} of {total_lines:,} lines (errors, results, the first and last lines).'
+        f'[… truncated by selection: {total - kept:,} of {total:,} chars cut in {places:,} '
+        f'place{"" if places == 1 else "s"}, '
+        f'kept {kept:,} chars in {units:,} of {total_units:,} {unit}s '
+        '(what the request names, what the shape needs, errors, results, the ends).'
         f'{" " + hint if hint else ""} …]'
     )
 
 
-def _salient_cut(text: str, max_chars: int, hint: str) -> Cut:
-    """Lines by class first: the marker goes on top, since the kept lines are spread over the whole text."""
+def _salient_cut(text: str, max_chars: int, hint: str, intent: Intent | None) -> Cut:
+    """Lines by request, shape and class: the marker goes on top, since the kept lines are spread over the text."""
     total = len(text)
 
     def widest_marker(h: str) -> str:
-        return _salient_marker(total=total, kept=total, lines=total, total_lines=total, gaps=total, hint=h)
+        return _salient_marker(
+            total=total, kept=total, units=total, total_units=total, unit='record', places=total, hint=h
+        )
 
     hint = _fitting_hint(max_chars, hint, widest_marker)
     widest = widest_marker(hint)
@@ -182,13 +198,14 @@ def _salient_cut(text: str, max_chars: int, hint: str) -> Cut:
     if budget < _MIN_SALIENT_BUDGET:
         # Too small for lines to be chosen among: a positional cut still keeps both ends.
         return cut_text(text, max_chars, TruncationStrategy.head_tail, hint=hint)
-    excerpt = salient_excerpt(text, budget)
+    preview = select_preview(text, budget, intent=intent)
     marker = _salient_marker(
         total=total,
-        kept=excerpt.kept_chars,
-        lines=excerpt.kept_lines,
-        total_lines=excerpt.total_lines,
-        gaps=excerpt.gaps,
+        kept=preview.kept_chars,
+        units=preview.kept_lines,
+        total_units=preview.total_lines,
+        unit=preview.unit,
+        places=preview.places,
         hint=hint,
     )
-    return Cut(f'{marker}\n{excerpt.text}', total, excerpt.kept_chars, excerpt.cut_chars)
+    return Cut(f'{marker}\n{preview.text}', total, preview.kept_chars, preview.cut_chars, preview=preview)

@@ -84,7 +84,11 @@ class Offer:
 
 @dataclass(frozen=True, slots=True)
 class Preview:
-    """Kept lines in order, `[… N lines …]` where lines were left out; the numbers add up to the whole."""
+    """Kept lines in order, `[… N lines …]` where lines were left out; the numbers add up to the whole.
+
+    For a JSON list of records on one line the units are records (`[… N records …]`): `total_lines`
+    and `kept_lines` then count records, and `unit` says so.
+    """
 
     text: str
     total_chars: int
@@ -100,6 +104,8 @@ class Preview:
     intent_lines: int = 0
     """Kept lines chosen because they hold intent terms."""
     offer: Offer | None = None
+    unit: str = 'line'
+    """What `total_lines` and `kept_lines` count: `line`, or `record` for a JSON list of records."""
 
     @property
     def cut_chars(self) -> int:
@@ -557,7 +563,7 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
         kept[start] = (start, end, focus)
         size = grown
     pieces: list[str] = []
-    kept_chars = places = 0
+    kept_chars = places = kept_units = 0
     cursor = 0
     if text.startswith('['):
         pieces.append('[')
@@ -573,6 +579,8 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
         pieces.append(shown)
         places += kept_part < end - start
         kept_chars += kept_part
+        # Counted as the gaps are (occurrences of the opening key), so shown and skipped add up to the total.
+        kept_units += text.count(marker, start, end)
         cursor = end
     if cursor < total:
         rest = text[cursor:]
@@ -586,20 +594,22 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
     rendered = '\n'.join(pieces)
     if len(rendered) > budget:
         return None
-    intent_kept = sum(1 for start in kept if any(start == span[0] for span in chosen))
+    chosen_starts = {span[0] for span in chosen}
+    intent_kept = sum(1 for start in kept if start in chosen_starts)
     if offer is not None:
-        offer = Offer(offer.pattern, offer.lines, sum(1 for start in kept if start in starts_cache), offer.more)
+        offer = Offer(offer.pattern, offer.lines, intent_kept, offer.more)
     return Preview(
         rendered,
         total,
         min(kept_chars, total),
-        total_lines,
-        len(kept),
+        text.count(marker),
+        kept_units,
         places,
         ShapeKind.records.value,
         scanned,
         intent_kept,
         offer if offer is not None and offer.lines > intent_kept else None,
+        unit='record',
     )
 
 

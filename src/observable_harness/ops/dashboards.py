@@ -505,6 +505,34 @@ def build_tool_output_limits() -> Json:
         9,
         8,
     )
+    g.add(
+        timeseries(
+            'Read-back after spill, by tool',
+            'Share of spilled outputs the model read back at least once. A stand-in that answers the task needs '
+            'no read-back: a tool high here has previews that miss what the model looks for in its output.',
+            (
+                ratio(
+                    increase(n.READ_BACKS, RATE, TOOL, by=('tool',)),
+                    increase(n.DECISIONS, RATE, 'outcome="spill"', TOOL, by=('tool',)),
+                ),
+                '{{tool}}',
+            ),
+            unit='percentunit',
+        ),
+        12,
+        8,
+    )
+    g.add(
+        bargauge(
+            'Previews by shape and intent',
+            'Over the dashboard range: the shape each stand-in preview recognised, and whether lines the request '
+            'named were kept (matched), searched for but not kept (unmatched), or nothing was asked (none).',
+            increase(n.PREVIEWS, RANGE, TOOL, by=('shape', 'intent')),
+            '{{shape}} ({{intent}})',
+        ),
+        12,
+        8,
+    )
 
     g.row('Cost and latency')
     g.add(

@@ -55,6 +55,15 @@ TOOL_OUTPUT_CONTENT_HASH = 'tool_output.content_hash'
 TOOL_OUTPUT_OUTPUT_CHARS = 'tool_output.output_chars'
 TOOL_OUTPUT_BYTES_SAVED = 'tool_output.bytes_saved'
 
+TOOL_OUTPUT_PREVIEW_SHAPE = 'tool_output.preview.shape'
+"""The shape a stand-in's preview recognised (`table`, `log`, `records`, ...): low-cardinality, from a fixed set."""
+TOOL_OUTPUT_PREVIEW_INTENT_TERMS = 'tool_output.preview.intent_terms'
+"""How many terms from the request the preview searched for; the terms themselves are never recorded."""
+TOOL_OUTPUT_PREVIEW_INTENT_LINES = 'tool_output.preview.intent_lines'
+"""Lines (or records) the preview kept because they hold terms from the request."""
+TOOL_OUTPUT_PREVIEW_OFFER_LINES = 'tool_output.preview.offer_lines'
+"""Matching lines the stand-in offered to read back with a pattern (0 when it made no offer)."""
+
 TOOL_OUTPUT_READ_OFFSET = 'tool_output.read.offset'
 TOOL_OUTPUT_READ_LIMIT = 'tool_output.read.limit'
 TOOL_OUTPUT_READ_FROM_END = 'tool_output.read.from_end'
@@ -238,6 +247,22 @@ READS = _counter(
     ('outcome',),
     'tool_output_reads_total',
 )
+PREVIEWS = _counter(
+    'tool_output.previews',
+    '{preview}',
+    'Stand-in previews by tool, the shape recognised, and whether lines named by the request were kept '
+    '(matched), searched for but none kept (unmatched), or nothing was asked (none).',
+    ('tool', 'shape', 'intent'),
+    'tool_output_previews_total',
+)
+READ_BACKS = _counter(
+    'tool_output.read_backs',
+    '{read_back}',
+    'Spilled payloads read back at least once, by the tool that produced them and the shape of their preview: '
+    'divided by spills, how often a stand-in did not answer the task.',
+    ('tool', 'shape'),
+    'tool_output_read_backs_total',
+)
 SUMMARIZE_TOKENS = _counter(
     'tool_output.summarize.tokens',
     '{token}',
@@ -367,6 +392,8 @@ ALL_METRICS: tuple[MetricSpec, ...] = (
     SPILL_BYTES,
     SPILL_FAILURES,
     READS,
+    PREVIEWS,
+    READ_BACKS,
     SUMMARIZE_TOKENS,
     PRUNED_FILES,
     PRUNED_BYTES,

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Protocol, TypeAlias
 from opentelemetry.util.types import AttributeValue
 from pydantic_ai.tools import RunContext
 
+from .._text.intent import Intent
 from ._payload import Unit
 
 __all__ = ['ActionUnavailable', 'Outcome', 'Passthrough', 'Reduced', 'ReductionAction', 'ReductionEnv']
@@ -55,6 +56,12 @@ class ReductionEnv(Protocol):
     @property
     def read_tool_name(self) -> str:
         """The name the model knows the read-back tool by in this run."""
+        ...
+
+    @property
+    def intent(self) -> Intent:
+        """What the model is looking for: terms from this call's arguments, the text and thinking of the
+        response that made it, and the user prompt. Never sent anywhere; empty when nothing names anything."""
         ...
 
     @property

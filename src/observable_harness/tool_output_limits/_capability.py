@@ -17,17 +17,20 @@ from pydantic_ai.tools import AgentDepsT, RunContext, ToolDefinition, ToolSelect
 from pydantic_ai.toolsets import AgentToolset
 
 from .._text.cut import TruncationStrategy
+from .._text.intent import Intent
 from .._text.layout import Serializer, Tokenizer, utf8_size
 from .._text.paging import READ_TOOL_NAME
 from .._text.secrets import DEFAULT_SCRUBBER, Scrubber
 from ..storage import LocalFileStore, OverflowStore, scrub_before_write
+from ..telemetry import names as telemetry_names
 from . import _telemetry as telemetry
 from ._actions import Passthrough, Reduced, ReductionAction
 from ._bands import Band
 from ._decision import Decision, Hop
+from ._intent import gather_intent
 from ._layouts import DEFAULT_READ_CACHE_BYTES, LayoutCache
 from ._payload import Measurer, PartName, Unit, is_binary
-from ._read_tool import build_read_toolset, is_read_tool, read_tool_name_in_run
+from ._read_tool import SpillLedger, build_read_toolset, is_read_tool, read_tool_name_in_run
 from ._spill import Spill
 from ._summarize import DEFAULT_SUMMARY_PROMPT, validate_summary_prompt
 from ._truncate import Truncate
@@ -78,15 +81,27 @@ class _RunState:
 class _Env:
     """What an action may use while reducing one unit (the `ReductionEnv` protocol)."""
 
-    __slots__ = ('_ctx', '_limits')
+    __slots__ = ('_ctx', '_intent', '_limits', '_tool_call_id')
 
-    def __init__(self, limits: ToolOutputLimits[Any], ctx: RunContext[Any]) -> None:
+    def __init__(self, limits: ToolOutputLimits[Any], ctx: RunContext[Any], tool_call_id: str) -> None:
         self._limits = limits
         self._ctx = ctx
+        self._tool_call_id = tool_call_id
+        self._intent: Intent | None = None
 
     @property
     def ctx(self) -> RunContext[Any]:
         return self._ctx
+
+    @property
+    def intent(self) -> Intent:
+        # Gathered on first use: most reductions that need it are spills and salient cuts, nothing else pays.
+        if self._intent is None:
+            try:
+                self._intent = gather_intent(self._ctx, self._tool_call_id)
+            except Exception:  # a preview without intent still stands; the run must not fail for it
+                self._intent = Intent()
+        return self._intent
 
     @property
     def read_tool_name(self) -> str:
@@ -202,6 +217,7 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
     _default_store: OverflowStore | None = field(default=None, init=False, repr=False, compare=False)
     _thresholds_reported: set[tuple[str, str]] = field(init=False, repr=False, compare=False)
     _layouts: LayoutCache = field(init=False, repr=False, compare=False)
+    _ledger: SpillLedger = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         validate_summary_prompt(self.summary_prompt)
@@ -227,6 +243,7 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
         if self.read_cache_bytes < 0:
             raise ValueError(f'read_cache_bytes must be >= 0 (0 keeps no layouts); got {self.read_cache_bytes}.')
         self._layouts = LayoutCache(max_bytes=self.read_cache_bytes)
+        self._ledger = SpillLedger()
 
     @classmethod
     def combine(cls, capabilities: Sequence[AbstractCapability[AgentDepsT]]) -> AbstractCapability[AgentDepsT]:
@@ -388,9 +405,13 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
             telemetry.report_passthrough(tool_name, unit.size, unit.size_unit)
             return unit.value
         with telemetry.reduce_span() as span:
-            reduced, hops = await self._apply(band.action, unit, _Env(self, ctx))
+            reduced, hops = await self._apply(band.action, unit, _Env(self, ctx, tool_call_id))
             decision = self._decision(unit, band, reduced, hops)
             span.finish(decision)
+        if reduced.handle is not None:
+            # Remembered so that a read-back of this handle counts against the tool whose stand-in it was.
+            shape = reduced.details.get(telemetry_names.TOOL_OUTPUT_PREVIEW_SHAPE)
+            self._ledger.spilled(reduced.handle, tool_name, shape if isinstance(shape, str) else 'none')
         if decision.tokens_saved:
             saved = self._run.tokens_saved_by_tool
             saved[tool_name] = saved.get(tool_name, 0) + decision.tokens_saved

@@ -9,6 +9,7 @@ store raises turned into messages that say what to do instead (and never reveal 
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -31,10 +32,11 @@ from .._text.paging import (
 from ..storage import ForbiddenHandle, InvalidHandle, OverflowStore, UnknownHandle, UnsafeStoreRoot
 from ..telemetry import guarded
 from ._layouts import LayoutCache
-from ._telemetry import ReadOutcome, ReadRecord, handle_attribute, record_read
+from ._telemetry import ReadOutcome, ReadRecord, handle_attribute, record_read, report_read_back
 
 __all__ = [
     'READ_TOOL_METADATA',
+    'SpillLedger',
     'build_read_toolset',
     'is_read_tool',
     'read_stored',
@@ -47,6 +49,37 @@ leaves its returns alone) even under a prefixed or renamed toolset."""
 
 _NO_CACHE = LayoutCache(max_bytes=0)
 _REASON_CHARS = 200
+SPILLS_REMEMBERED = 4_096
+"""Spills whose tool a `SpillLedger` remembers; older ones read back count under no tool (they are not counted)."""
+
+
+class SpillLedger:
+    """Which tool (and preview shape) each handle of this capability came from, and whether it was read back.
+
+    Shared by the runs of one capability, like the layout cache: a later run reading an earlier spill
+    still counts for the tool that made it. Bounded: the oldest entries go first. Only handles are kept
+    (pointers), never payloads.
+    """
+
+    __slots__ = ('_entries', '_limit')
+
+    def __init__(self, limit: int = SPILLS_REMEMBERED) -> None:
+        self._entries: OrderedDict[str, tuple[str, str, bool]] = OrderedDict()
+        self._limit = limit
+
+    def spilled(self, handle: str, tool: str, shape: str) -> None:
+        self._entries[handle] = (tool, shape, False)
+        self._entries.move_to_end(handle)
+        while len(self._entries) > self._limit:
+            self._entries.popitem(last=False)
+
+    def first_read(self, handle: str) -> tuple[str, str] | None:
+        """The (tool, shape) of `handle` the first time it is read back; None afterwards or when unknown."""
+        entry = self._entries.get(handle)
+        if entry is None or entry[2]:
+            return None
+        self._entries[handle] = (entry[0], entry[1], True)
+        return entry[0], entry[1]
 
 
 def is_read_tool(metadata: Mapping[str, Any] | None) -> bool:
@@ -136,6 +169,7 @@ async def read_stored(
     pattern: str | None = None,
     read_tool_name: str = READ_TOOL_NAME,
     layouts: LayoutCache | None = None,
+    ledger: SpillLedger | None = None,
 ) -> str:
     """Read one page of a stored payload and render it for the model. Never raises (cancellation aside).
 
@@ -187,6 +221,9 @@ async def read_stored(
             ReadRecord(attribute, offset, effective_limit, from_end, len(pattern or ''), rows, outcome),
             start_ns,
         )
+        origin = ledger.first_read(handle) if found and ledger is not None else None
+        if origin is not None:
+            report_read_back(*origin)
     return text
 
 
@@ -207,6 +244,7 @@ def build_read_toolset(
     name: str = READ_TOOL_NAME,
     layouts: LayoutCache | None = None,
     toolset_id: str | None = None,
+    ledger: SpillLedger | None = None,
 ) -> FunctionToolset[Any]:
     """A toolset with the one read-back tool, reading from whatever store `get_store()` returns at call time.
 
@@ -258,6 +296,7 @@ def build_read_toolset(
             pattern=pattern,
             read_tool_name=read_tool_name_in_run(ctx, ctx.tool_name or name),
             layouts=layouts,
+            ledger=ledger,
         )
 
     toolset = FunctionToolset[Any](id=toolset_id or f'observable_harness_{name}')

@@ -18,6 +18,7 @@ from opentelemetry.trace import Span
 from opentelemetry.util.types import AttributeValue
 
 from .._text.hashing import content_hash
+from .._text.preview import Preview
 from ..telemetry import current, guarded, names
 from ..telemetry.names import SizeUnit
 from ._decision import Decision
@@ -27,10 +28,12 @@ __all__ = [
     'ReadRecord',
     'ReduceSpan',
     'handle_attribute',
+    'preview_attributes',
     'record_read',
     'reduce_span',
     'report_bands',
     'report_passthrough',
+    'report_read_back',
     'report_resend_avoided',
     'report_spill_failure',
     'report_spill_write',
@@ -114,12 +117,34 @@ class ReduceSpan:
             for hop in decision.hops:
                 fallbacks.add(1, tool, hop.from_action, hop.to_action, hop.reason)
             instrumentation.histogram(names.REDUCE_DURATION).record(duration, tool, decision.action)
+            shape = decision.details.get(names.TOOL_OUTPUT_PREVIEW_SHAPE)
+            if isinstance(shape, str):
+                terms = decision.details.get(names.TOOL_OUTPUT_PREVIEW_INTENT_TERMS, 0)
+                lines = decision.details.get(names.TOOL_OUTPUT_PREVIEW_INTENT_LINES, 0)
+                intent = 'matched' if lines else 'unmatched' if terms else 'none'
+                instrumentation.counter(names.PREVIEWS).add(1, tool, shape, intent)
 
 
 @contextmanager
 def reduce_span() -> Generator[ReduceSpan]:
     with current().span(names.SPAN_REDUCE) as current_span:
         yield ReduceSpan(current_span)
+
+
+def preview_attributes(preview: Preview) -> dict[str, AttributeValue]:
+    """Span attributes of a chosen preview: its shape and counts, never its terms or its lines."""
+    return {
+        names.TOOL_OUTPUT_PREVIEW_SHAPE: preview.shape,
+        names.TOOL_OUTPUT_PREVIEW_INTENT_TERMS: preview.intent_terms,
+        names.TOOL_OUTPUT_PREVIEW_INTENT_LINES: preview.intent_lines,
+        names.TOOL_OUTPUT_PREVIEW_OFFER_LINES: preview.offer.lines if preview.offer is not None else 0,
+    }
+
+
+def report_read_back(tool: str, shape: str) -> None:
+    """The first successful read of a spilled payload: its stand-in did not answer the task on its own."""
+    with guarded('a read-back'):
+        current().counter(names.READ_BACKS).add(1, tool, shape)
 
 
 def report_spill_write(tool: str, store: str, nbytes: int) -> None:

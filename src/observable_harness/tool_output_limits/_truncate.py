@@ -8,6 +8,7 @@ from typing import ClassVar
 from .._text.cut import TruncationStrategy, cut_text
 from ._actions import ActionUnavailable, Reduced, ReductionAction, ReductionEnv
 from ._payload import Unit
+from ._telemetry import preview_attributes
 
 __all__ = ['MIN_TRUNCATE_CHARS', 'Truncate']
 
@@ -49,7 +50,9 @@ class Truncate(ReductionAction):
     async def apply(self, unit: Unit, env: ReductionEnv) -> Reduced:
         if unit.text is None:
             raise ActionUnavailable('binary payload cannot be cut as text')
-        result = cut_text(unit.text, self.max_chars, self.strategy)
+        intent = env.intent if self.strategy is TruncationStrategy.salient else None
+        result = cut_text(unit.text, self.max_chars, self.strategy, intent=intent)
         if not result.was_cut:
             return Reduced(unit.value, 'unchanged')
-        return Reduced(result.text, 'truncate')
+        details = preview_attributes(result.preview) if result.preview is not None else {}
+        return Reduced(result.text, 'truncate', details=details)
