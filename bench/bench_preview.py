@@ -5,7 +5,7 @@ Run with the bench interpreter: `bash bench/setup_env.sh` then `bench/.venv/bin/
 Each real capture of `bench/standins/captures/` is repeated to 1 MB (so its shape holds over the whole
 megabyte) and previewed at the spill's default budget (1,000 characters) by:
 
-- `salient` — the class-based excerpt stand-ins used before intent and shape (`salient_excerpt`);
+- `salient` — the class-based excerpt stand-ins used before intent and shape (`_salient_baseline.py`);
 - `preview` — `select_preview` without intent (shape and line classes);
 - `preview+intent` — `select_preview` with the case's intent (terms from its prompt, text and arguments).
 
@@ -24,10 +24,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from _salient_baseline import salient_excerpt
 from observable_harness._text.intent import Intent
 from observable_harness._text.layout import compact_json
 from observable_harness._text.preview import select_preview
-from observable_harness._text.salient import salient_excerpt
 
 HERE = Path(__file__).resolve().parent / 'standins'
 SIZE = 1_000_000

@@ -1,4 +1,4 @@
-"""Salient excerpts account for every line they leave out, blank ones included (BTO-1, BTO-5)."""
+"""Previews account for every line they leave out, blank ones included (BTO-1, BTO-5)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from observable_harness._text.salient import salient_excerpt
+from observable_harness._text.preview import select_preview
 
 GAP = re.compile(r'\[… ([\d,]+) lines? …\]')
 
@@ -20,7 +20,7 @@ GAP = re.compile(r'\[… ([\d,]+) lines? …\]')
     ],
 )
 def test_a_blank_line_left_out_is_counted_in_a_gap(text: str) -> None:
-    excerpt = salient_excerpt(text, 200)
+    excerpt = select_preview(text, 200)
     lines = excerpt.text.split('\n')
     gaps = [int(m.group(1).replace(',', '')) for line in lines if (m := GAP.fullmatch(line))]
     assert sum(gaps) + excerpt.kept_lines == excerpt.total_lines

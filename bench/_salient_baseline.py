@@ -18,8 +18,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from .lines import LineClass, classify_line, classify_lines
-from .words import shorten_middle
+from observable_harness._text.lines import LineClass, classify_line, classify_lines
+from observable_harness._text.words import shorten_middle
 
 __all__ = ['Excerpt', 'salient_excerpt']
 
