@@ -79,10 +79,12 @@ class LocalFileStore(AgePruning):
 
     def _check_root_can_exist(self) -> None:
         """Refuse now a root that can never hold a spill, rather than have every spill fall back quietly."""
+        if os.path.islink(self._root):
+            return  # refused at first use, with what to do about a root someone else can point elsewhere
         existing = self._root
         while not os.path.lexists(existing) and existing != existing.parent:
             existing = existing.parent
-        if existing == self._root and not os.path.islink(existing) and not os.path.isdir(existing):
+        if existing == self._root and not os.path.isdir(existing):
             raise UnsafeStoreRoot(
                 f'LocalFileStore(base_dir={str(self._root)!r}): that is a file, not a directory. Pass a directory '
                 '(it is created if missing), or move the file away.'
