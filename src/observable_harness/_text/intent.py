@@ -323,24 +323,50 @@ class Intent:
         return cls(tuple(terms[:MAX_TERMS]))
 
 
-_COMMAND = re.compile(r'(?:^|[|;&]\s*|\n)\s*(?:sudo\s+|env\s+|\w+=\S+\s+)*([\w./-]+)')
+_COMMAND = re.compile(r'(?:^|[|;&]+)\s*([^|;&]+)')
+_WRAPPERS = frozenset(
+    (
+        'sudo',
+        'env',
+        'time',
+        'nice',
+        'timeout',
+        'strace',
+        'ltrace',
+        'valgrind',
+        'perf',
+        'xargs',
+        'watch',
+        'exec',
+        'nohup',
+    )
+)
+_RUNNERS = frozenset(('python', 'python3', 'uv', 'npx', 'poetry', 'pipx', 'node', 'pnpm', 'yarn', 'npm', 'cargo', 'go'))
 
 
 def _programs(arguments: str) -> list[str]:
-    """The programs a command line in the arguments runs (`psql`, `git`, `python`), by their base names."""
+    """The programs a command line runs (`psql`, `git`, `python -m pytest`), by their base names.
+
+    Wrappers (`sudo`, `strace -f`, `timeout 30`) are looked through to the program they run.
+    """
     out: list[str] = []
     for line in arguments.splitlines():
         if ' ' not in line.strip():
             continue
-        for match in _COMMAND.finditer(line):
-            program = match.group(1).rsplit('/', 1)[-1]
-            if program and not program.startswith('-'):
+        for segment in _COMMAND.finditer(line):
+            tokens = segment.group(1).split()
+            index = 0
+            while index < len(tokens):
+                token = tokens[index]
+                index += 1
+                if token.startswith('-') or token.replace('.', '').isdigit() or '=' in token:
+                    continue  # a flag, a flag's number, a VAR=value assignment
+                program = token.rsplit('/', 1)[-1]
                 out.append(program)
-                if program in ('python', 'python3', 'uv', 'npx', 'poetry', 'pipx'):
-                    # `python -m pytest`: the module run is the program too.
-                    module = re.search(r'-m\s+([\w.]+)', line)
-                    if module:
-                        out.append(module.group(1))
+                if program in _RUNNERS and index + 1 < len(tokens) and tokens[index] == '-m':
+                    out.append(tokens[index + 1])  # python -m pytest: the module is the program too
+                if program not in _WRAPPERS:
+                    break
     return out
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from .intent import MAX_CANDIDATES, Intent, Matches, find_matches, whole_token
 from .lines import LineClass, classify_line, classify_lines
-from .shapes import Shape, ShapeKind, Span, TextView, context, detect, digest, traceback_picks
+from .shapes import Shape, ShapeKind, Span, TextView, census, context, detect, digest, traceback_picks
 from .words import shorten_middle
 
 __all__ = ['Offer', 'Preview', 'select_preview']
@@ -64,6 +64,8 @@ FLOOR_SHARE = 0.15
 outrank everything but the final line; the rest rank under what the shape needs."""
 """Matched lines whose context is looked up: only the best can be shown with it."""
 FINAL_LINE_CHARS = 400
+NOTE_CHARS = 160
+"""At most this much of a preview goes to a synthesized note (a diagnostics census)."""
 OFFER_COUNT_LIMIT = 300
 """Matching lines counted for the read offer; beyond it the offer says "over"."""
 
@@ -195,9 +197,10 @@ def select_preview(
             # Should the whole group not fit, the line alone may.
             picks.append((base - rank * 0.1 - 0.05, [_Line(span, limit, match.focus, 'intent')], 'intent'))
 
+    counted = census(view, [*head, *sample, *tail]) if shape.kind is ShapeKind.diagnostics else None
     picks.extend(
         (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
-        for pick in digest(view, shape, head, tail)
+        for pick in digest(view, shape, head, tail, sample, counted)
     )
     picks.extend(_class_picks(view, shape, head, tail, plain_limit))
     picks.sort(key=lambda item: -item[0])
@@ -205,8 +208,15 @@ def select_preview(
     room = budget
     if matches:
         room = max(budget // 2, budget - offer_chars)
+    # A diagnostics census is not a line of the output: a bracketed note above the excerpt, out of its room.
+    note = counted.render(min(NOTE_CHARS, room // 4)) if counted is not None else ''
+    if note:
+        room -= len(note) + 1
     kept = _pack(view, picks, room, len(_gap(total_lines)) + 1)
     rendered, kept_chars, places, kept_count = _render(view, kept, total_lines)
+    if note:
+        rendered = f'{note}\n{rendered}'
+        room += len(note) + 1
     if len(rendered) > room:  # not even one gap marker fits: show nothing rather than break the budget
         return Preview('', total, 0, total_lines, 0, 0, shape.kind.value)
     intent_lines = sum(1 for line in kept.values() if line.role == 'intent')
@@ -264,9 +274,10 @@ def _class_picks(
 ) -> list[tuple[float, list[_Line], str]]:
     """Lines by class, as a salient excerpt ranks them; error words in data and prose do not count."""
     window = [*head, *tail]
-    quiet = shape.kind in QUIET_SHAPES
+    # Data and prose (tables, history, diffs) and lists of findings (every diagnostic is an `error`): only
+    # blank lines are told apart; intent and the shape's digest choose among the rest.
+    quiet = shape.kind in QUIET_SHAPES or shape.kind is ShapeKind.diagnostics
     if quiet:
-        # Data and prose: only blank lines are told apart; intent and shape choose among the rest.
         classes = {span: LineClass.blank if not view.content(span).strip() else LineClass.normal for span in window}
     else:
         contents = [view.content(span)[:_CLASSIFIED_CHARS] for span in window]
@@ -504,6 +515,7 @@ def _count_lines(text: str, pattern: str, kept: dict[int, _Line], *, limit: int)
 # --- records: a JSON list of objects on one line ------------------------------------------------
 
 _RECORD_START = re.compile(r'\[\{"((?:[^"\\]|\\.){1,80})":')
+HEAD_RECORDS = 40
 RECORD_HITS = 200
 """Hits per term mapped to records: a term in more records than this is common anyway."""
 
@@ -539,6 +551,13 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
     last_start = text.rfind(marker)
     picks.append((1000.0, record_at(last_start), -1))
     picks.append((420.0, record_at(first), -1))
+    # Then the records that follow the first, as far as the room goes: what a listing of them looks like.
+    following = record_at(first)
+    for index in range(HEAD_RECORDS):
+        if following[1] >= last_start:
+            break
+        following = record_at(following[1])
+        picks.append((99.0 - index * 0.01, following, -1))
     scanned = 0
     offer: Offer | None = None
     chosen: list[tuple[int, int]] = []

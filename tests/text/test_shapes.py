@@ -1,0 +1,200 @@
+"""Each shape recognised on a real capture, and the lines its digest or context keeps (bench/standins/)."""
+
+from __future__ import annotations
+
+import pytest
+from tests.standins import capture, line_with
+
+from observable_harness._text.layout import compact_json
+from observable_harness._text.preview import HEAD_CHARS, HEAD_LINES, SAMPLE_LINES, SAMPLE_WINDOWS, TAIL_LINES
+from observable_harness._text.shapes import (
+    Shape,
+    ShapeKind,
+    Span,
+    TextView,
+    census,
+    context,
+    detect,
+    digest,
+    traceback_picks,
+)
+
+
+def look(text: str) -> tuple[TextView, Shape, list[Span], list[Span], list[Span]]:
+    view = TextView(text)
+    head = view.head(HEAD_LINES, HEAD_CHARS)
+    tail = view.tail(TAIL_LINES, head[-1][1] + 1)
+    sample = view.windows(head[-1][1], tail[0][0] if tail else view.end, SAMPLE_WINDOWS, SAMPLE_LINES)
+    return view, detect(view, head, sample), head, tail, sample
+
+
+def digest_lines(text: str) -> list[str]:
+    view, shape, head, tail, sample = look(text)
+    counted = census(view, [*head, *sample, *tail])
+    return [view.content(span) for pick in digest(view, shape, head, tail, sample, counted) for span in pick.spans]
+
+
+def context_of(text: str, line: str) -> list[str]:
+    view, shape, *_ = look(text)
+    start = text.index(line)
+    return [view.content(span) for span in context(view, shape, view.line_at(start))]
+
+
+@pytest.mark.parametrize(
+    ('case', 'kind', 'variant'),
+    [
+        ('pytest_flask_upgrade', ShapeKind.test_run, 'pytest'),
+        ('git_log_stat', ShapeKind.history, 'git'),
+        ('pyright_json', ShapeKind.json, 'indented'),
+        ('mypy_strict', ShapeKind.diagnostics, 'lines'),
+        ('ruff_select_all', ShapeKind.diagnostics, 'lines'),
+        ('pg_settings_csv', ShapeKind.table, 'csv'),
+        ('pg_columns_aligned', ShapeKind.table, 'aligned'),
+        ('coverage_report', ShapeKind.table, 'aligned'),
+        ('lsof_postgres', ShapeKind.table, 'aligned'),
+        ('cprofile_tottime', ShapeKind.table, 'aligned'),
+        ('importtime', ShapeKind.table, 'pipes'),
+        ('devserver_log', ShapeKind.log, ''),
+        ('ls_laR', ShapeKind.listing, 'ls'),
+        ('tree_otel', ShapeKind.listing, 'tree'),
+        ('strace', ShapeKind.syscalls, 'strace'),
+        ('sysctl', ShapeKind.key_value, 'pairs'),
+        ('python_sysconfig', ShapeKind.key_value, 'pairs'),
+        ('git_diff', ShapeKind.diff, 'unified'),
+    ],
+)
+def test_the_shape_of_each_real_capture_is_recognised(case: str, kind: ShapeKind, variant: str) -> None:
+    _, shape, *_ = look(capture(case).text)
+    assert (shape.kind, shape.variant) == (kind, variant)
+
+
+def test_a_json_list_of_records_on_one_line_is_records() -> None:
+    records = compact_json(capture('pip_list_records').value)
+    _, shape, *_ = look(records)
+    assert shape.kind is ShapeKind.records
+
+
+def test_a_sorted_profile_keeps_its_totals_header_and_top_rows() -> None:
+    profile = capture('cprofile_tottime').text
+    _, shape, *_ = look(profile)
+    assert shape.sorted_rows
+    kept = digest_lines(profile)
+    assert '         699710 function calls (656451 primitive calls) in 0.554 seconds' in kept
+    assert line_with(profile, 'ncalls  tottime') in kept
+    assert line_with(profile, 'fields.py:320(serialize)') in kept
+    assert line_with(profile, 'schema.py:505(_serialize)') in kept
+    # A row for a `...Warning` class is a row, not a warning: it never ranks above the top of the table.
+    assert not any('Warning)' in line for line in kept)
+
+
+def test_an_unsorted_timing_table_keeps_its_largest_rows() -> None:
+    imports = capture('importtime').text
+    kept = digest_lines(imports)
+    assert 'import time: self [us] | cumulative | imported package' in kept
+    assert line_with(imports, '66632 |') in kept  # the largest self time: pydantic_ai.messages
+    assert line_with(imports, '36395 |') in kept
+
+
+def test_a_table_row_brings_its_header() -> None:
+    settings = capture('pg_settings_csv').text
+    assert context_of(settings, 'work_mem,4096,kB') == [settings.split('\n', 1)[0]]
+
+
+def test_a_failed_test_brings_its_cause_and_where_it_was_raised() -> None:
+    log = capture('pytest_flask_upgrade').text
+    assert context_of(log, 'FAILED tests/test_basic.py::test_session') == [
+        'E       assert not True',
+        'tests/test_basic.py:235: AssertionError',
+    ]
+    kept = digest_lines(log)
+    assert 'tests/test_cli.py:401: TypeError' in kept
+    assert "E       TypeError: CliRunner.__init__() got an unexpected keyword argument 'mix_stderr'" in kept
+    assert 'FAILED tests/test_cli.py::test_load_dotenv - AssertionError: assert not True' in kept
+
+
+def test_a_traceback_mid_log_gives_its_exception_and_the_innermost_own_frame() -> None:
+    log = capture('devserver_log').text
+    view = TextView(log)
+    traceback = view.line_at(log.index('Traceback (most recent call last):'))
+    kept = [view.content(span) for pick in traceback_picks(view, traceback, 1.0) for span in pick.spans]
+    assert kept[0] == 'sqlite3.OperationalError: database is locked'
+    # Not the innermost frame (flask's app.py), the innermost one in the application's own code.
+    assert kept[1] == '  File "/home/dev/flaskr-app/flaskr/auth.py", line 42, in load_logged_in_user'
+
+
+def test_a_commit_line_brings_its_commit_date_and_files() -> None:
+    log = capture('git_log_stat').text
+    kept = context_of(log, '    Use OrderedSet as default set_class\n\n src/')
+    assert kept == [
+        'commit 3defae8d74056f22604d985007f71e627587cc69',
+        'Date:   Wed Oct 27 14:48:31 2021 +0200',
+        ' src/marshmallow/schema.py | 6 ++----',
+        ' 1 file changed, 2 insertions(+), 4 deletions(-)',
+    ]
+
+
+def test_a_history_digest_is_one_commit_and_subject_each() -> None:
+    kept = digest_lines(capture('git_log_stat').text)
+    assert kept[:2] == ['commit 341b927f219205704728c05cd61f04d7e9727523', '    Update Fern sponsor link']
+
+
+def test_a_changed_line_brings_its_file_its_hunk_and_the_changes_near_it() -> None:
+    diff = capture('git_diff').text
+    kept = context_of(diff, '+            "SECRET_KEY_FALLBACKS": None,')
+    assert kept[:2] == ['diff --git a/src/flask/app.py b/src/flask/app.py', '@@ -179,8 +181,10 @@ class Flask(App):']
+    assert '+            "MAX_FORM_MEMORY_SIZE": 500_000,' in kept  # the next hunk of the same dict of defaults
+    assert 'diff --git a/src/flask/sessions.py b/src/flask/sessions.py' in digest_lines(diff)
+
+
+def test_a_listed_file_brings_its_directory() -> None:
+    listing = capture('ls_laR').text
+    assert context_of(listing, 'resolvers.py\n') == ['pip/_vendor/resolvelib:']
+
+
+def test_a_tree_entry_brings_its_ancestors() -> None:
+    tree = capture('tree_otel').text
+    exporter = line_with(tree, '    ├── [4.0K]  trace_exporter')
+    kept = context_of(tree, exporter)
+    assert kept[0] == '├── [4.0K]  exporter'
+    assert '│\xa0\xa0 │\xa0\xa0 │\xa0\xa0 └── [4.0K]  http' in kept
+
+
+def test_an_indented_key_brings_its_section() -> None:
+    sysconfig = capture('python_sysconfig').text
+    assert context_of(sysconfig, '\tCFLAGS = ') == ['Variables: ']
+
+
+def test_a_diagnostic_field_brings_its_record() -> None:
+    report = capture('pyright_json').text
+    kept = context_of(report, 'Cannot access attribute \\"stream\\"')
+    assert '            "file": "/home/dev/tqdm/tqdm/contrib/logging.py",' in kept
+    assert '            "rule": "reportAttributeAccessIssue"' in kept
+    assert '        "errorCount": 210,' in digest_lines(report)
+
+
+def test_diagnostics_are_counted_by_code_and_the_rarest_codes_come_first() -> None:
+    mypy = capture('mypy_strict').text
+    view, _, head, tail, sample = look(mypy)
+    counted = census(view, [*head, *sample, *tail])
+    assert counted is not None
+    assert counted.total == 558
+    assert counted.counts[:3] == (('no-untyped-def', 227), ('no-untyped-call', 197), ('attr-defined', 58))
+    assert counted.render(120).startswith('[558 diagnostics by code: no-untyped-def 227, no-untyped-call 197')
+    kept = digest_lines(mypy)
+    # The one-off errors first (the first seen first), not the 227th missing annotation.
+    one_offs = [code for code, count in counted.counts if count == 1]
+    assert len(one_offs) >= 2
+    assert [line.rsplit('[', 1)[1].rstrip(']') for line in kept[: len(one_offs)]] == sorted(
+        one_offs, key=lambda code: mypy.index(f'[{code}]')
+    )
+    assert line_with(mypy, '[operator]') in kept
+
+
+def test_a_trace_keeps_its_processes_its_failure_and_its_exit_not_its_lookups() -> None:
+    trace = capture('strace').text
+    kept = digest_lines(trace)
+    assert any(line.startswith('execve("/usr/lib/postgresql/15/bin/psql"') for line in kept)
+    assert 'connect(3, {sa_family=AF_UNIX, sun_path="/tmp/.s.PGSQL.54329"}, 110) = 0' in kept
+    assert any('FATAL:  role \\"app\\" does not exist' in line for line in kept)
+    assert '+++ exited with 2 +++' in kept
+    assert not any(line.endswith('= -1 ENOENT (No such file or directory)') for line in kept)
