@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tests.standins import capture
-
 from observable_harness._text.intent import Intent, TermKind, find_matches
+from tests.standins import capture
 
 
 def terms(intent: Intent) -> dict[str, TermKind]:

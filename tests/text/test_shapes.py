@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from tests.standins import capture, line_with
 
 from observable_harness._text.layout import compact_json
 from observable_harness._text.preview import HEAD_CHARS, HEAD_LINES, SAMPLE_LINES, SAMPLE_WINDOWS, TAIL_LINES
@@ -18,6 +17,7 @@ from observable_harness._text.shapes import (
     digest,
     traceback_picks,
 )
+from tests.standins import capture, line_with
 
 
 def look(text: str) -> tuple[TextView, Shape, list[Span], list[Span], list[Span]]:
