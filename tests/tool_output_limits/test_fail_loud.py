@@ -116,7 +116,7 @@ def test_a_store_that_cannot_be_written_falls_back_and_is_logged_once(
     with caplog.at_level(logging.WARNING, logger='observable_harness'):
         result = run_with(limits)
     seen = [text_of(part) for part in tool_returns(result.all_messages(), 'fetch_logs')]
-    assert all('truncated by line class' in text and len(text) <= 4_000 for text in seen)
+    assert all('truncated by selection' in text and len(text) <= 4_000 for text in seen)
     [warning] = [
         r.getMessage() for r in caplog.records if r.name == 'observable_harness' and 'spill failed' in r.getMessage()
     ]

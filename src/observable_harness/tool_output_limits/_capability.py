@@ -320,6 +320,7 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
             lambda: self.overflow_store,
             name=self.read_tool_name,
             layouts=self._layouts,
+            ledger=self._ledger,
             # Named for the message pydantic-ai gives when another tool already has the read tool's name.
             toolset_id=(
                 f'ToolOutputLimits(id={self.id!r}) read tool {self.read_tool_name!r}; rename it with read_tool_name='

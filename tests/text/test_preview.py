@@ -1,0 +1,162 @@
+"""The preview a stand-in shows: by request, shape and class, within its budget, its numbers adding up."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from observable_harness._text.cut import TruncationStrategy, cut_text
+from observable_harness._text.intent import Intent
+from observable_harness._text.layout import compact_json
+from observable_harness._text.preview import Preview, select_preview
+from tests.standins import capture, captures, line_with
+
+GAP = re.compile(r'\[… ([\d,]+) (line|record)s? …\]')
+IN_LINE_CUT = re.compile(r' ?…\[([\d,]+) chars cut\]… ?')
+NOTE = re.compile(r'\[[\d,]+ diagnostics by code: .*\]')
+
+
+def assert_adds_up(preview: Preview, text: str, budget: int) -> None:
+    """The preview fits, shows only the text's own characters, and states every place it left text out."""
+    assert len(preview.text) <= budget
+    assert preview.kept_chars + preview.cut_chars == preview.total_chars == len(text)
+    lines = preview.text.split('\n') if preview.text else []
+    gaps = [(int(m.group(1).replace(',', '')), m.group(2)) for line in lines if (m := GAP.fullmatch(line))]
+    shown = [line for line in lines if not GAP.fullmatch(line) and not NOTE.fullmatch(line)]
+    cuts = sum(len(IN_LINE_CUT.findall(line)) for line in shown)
+    assert len(gaps) + cuts == preview.places
+    assert all(unit == preview.unit for _, unit in gaps)
+    assert sum(count for count, _ in gaps) + preview.kept_lines == preview.total_lines
+    for line in shown:
+        assert all(piece in text for piece in IN_LINE_CUT.split(line)[::2])
+    if preview.unit == 'line':
+        assert len(shown) == preview.kept_lines
+
+
+def test_a_single_long_line_is_cut_in_the_middle_and_uses_its_budget() -> None:
+    """Minified data with no records: one cut, stated, with the budget used rather than 397 of 4,000 chars."""
+    blob = ''.join(f'{i:08x}' for i in range(26_250))  # 210,000 chars, one line
+    cut = cut_text(blob, 4_000, TruncationStrategy.salient)
+    assert len(cut.text) <= 4_000
+    marker, _, shown = cut.text.partition('\n')
+    assert re.match(
+        r'\[… truncated by selection: ([\d,]+) of 210,000 chars cut in 1 place, kept ([\d,]+) chars', marker
+    )
+    assert cut.kept_chars + cut.cut_chars == 210_000
+    assert cut.kept_chars >= 0.9 * (4_000 - len(marker))
+    [(stated)] = IN_LINE_CUT.findall(shown)
+    assert int(stated.replace(',', '')) == cut.cut_chars
+    head, tail = IN_LINE_CUT.split(shown)[::2]
+    assert blob.startswith(head) and blob.endswith(tail)
+
+
+def test_minified_json_holding_records_shows_whole_records() -> None:
+    report = json.loads(capture('pyright_json').text)
+    minified = json.dumps(report, separators=(',', ':'))
+    intent = Intent.gather(prompt='What is wrong in tqdm/contrib/logging.py?')
+    preview = select_preview(minified, 1_500, intent=intent)
+    assert preview.unit == 'record' and preview.shape == 'records'
+    assert_adds_up(preview, minified, 1_500)
+    record = next(line for line in preview.text.split('\n') if 'logging.py' in line)
+    assert json.loads(record.rstrip(','))['message'] in {
+        'Unexpected token at end of expression',
+        'Cannot access attribute "stream" for class "Handler"\n\xa0\xa0Attribute "stream" is unknown',
+    }
+
+
+def test_a_profile_keeps_its_top_rows_and_no_warning_class_rows() -> None:
+    """Rows for `...Warning` classes are data, not warnings: they do not push out the top of the table."""
+    profile = capture('cprofile_tottime').text
+    preview = select_preview(profile, 1_000)
+    assert line_with(profile, 'fields.py:320(serialize)') in preview.text
+    assert line_with(profile, '699710 function calls') in preview.text
+    assert 'Warning)' not in preview.text
+    assert_adds_up(preview, profile, 1_000)
+
+
+def test_a_trace_shows_its_processes_failure_and_exit_before_any_search_path_lookup() -> None:
+    """Hundreds of ENOENT lookups are how programs probe: they fill spare room, they push nothing out."""
+    trace = capture('strace').text
+    preview = select_preview(trace, 1_000)
+    assert 'execve("/usr/lib/postgresql/15/bin/psql"' in preview.text
+    assert 'connect(3, {sa_family=AF_UNIX, sun_path="/tmp/.s.PGSQL.54329"}, 110) = 0' in preview.text
+    assert 'write(2, "connection to server on socket' in preview.text
+    assert preview.text.endswith('+++ exited with 2 +++')
+
+
+def test_commit_messages_that_mention_errors_are_not_errors() -> None:
+    log = capture('git_log_stat').text
+    preview = select_preview(log, 1_000)
+    assert 'OverflowErrors' not in preview.text and 'Fix error message' not in preview.text
+    assert preview.text.startswith('commit 341b927f219205704728c05cd61f04d7e9727523\n')
+    assert '\n    Update Fern sponsor link\n' in preview.text
+
+
+def test_matches_that_do_not_fit_are_offered_with_their_exact_count() -> None:
+    settings = capture('pg_settings_csv').text
+    preview = select_preview(
+        settings, 800, intent=Intent.gather(prompt='How are the planner costs set?'), offer_chars=120
+    )
+    assert preview.offer is not None
+    pattern = preview.offer.pattern
+    holding = [line for line in settings.split('\n') if pattern in line]
+    assert preview.offer.lines == len(holding) > preview.offer.shown
+    shown = preview.text.split('\n')
+    assert preview.offer.shown == sum(1 for line in holding if any(row.startswith(line[:30]) for row in shown))
+    assert len(preview.text) <= 800 - 120
+
+
+def test_the_request_selects_the_rows_and_their_header() -> None:
+    settings = capture('pg_settings_csv').text
+    intent = Intent.gather(text='Let me check shared_buffers and work_mem.')
+    preview = select_preview(settings, 1_000, intent=intent)
+    assert preview.text.startswith('name,setting,unit,category,')
+    assert 'shared_buffers,16384,8kB' in preview.text and 'work_mem,4096,kB' in preview.text
+    assert preview.intent_lines >= 2 and preview.intent_terms >= 2
+    without = select_preview(settings, 1_000)
+    assert 'shared_buffers,16384,8kB' not in without.text and without.intent_lines == 0
+
+
+# --- any input ---------------------------------------------------------------------------------
+
+REAL_LINES = [
+    line for case in captures().values() if isinstance(case.value, str) for line in case.text.split('\n')[:40]
+]
+NO_NEWLINE = st.characters(blacklist_characters='\n', blacklist_categories=['Cs'])
+LINE = st.one_of(
+    st.sampled_from(REAL_LINES),
+    st.text(alphabet=NO_NEWLINE, max_size=80),
+    st.builds(
+        lambda chunk, count: chunk * count, st.text(alphabet=NO_NEWLINE, min_size=1, max_size=3), st.integers(0, 2_000)
+    ),
+)
+TEXTS = st.builds(
+    lambda lines, final: '\n'.join(lines) + final, st.lists(LINE, max_size=300), st.sampled_from(['', '\n', '\n\n'])
+)
+RECORD = st.dictionaries(
+    st.sampled_from(['name', 'version', 'id', 'path', 'tags']),
+    st.one_of(st.text(max_size=40), st.integers(), st.lists(st.text(max_size=8), max_size=3)),
+    min_size=1,
+)
+RECORDS = st.builds(lambda records: compact_json(records), st.lists(RECORD, max_size=200))
+WORDS = st.lists(
+    st.one_of(st.sampled_from([w for line in REAL_LINES[:400] for w in line.split()[:3]]), st.text(max_size=12)),
+    max_size=8,
+)
+
+
+@given(text=st.one_of(TEXTS, RECORDS), budget=st.integers(120, 4_000), words=WORDS, offer=st.integers(0, 200))
+def test_any_preview_fits_its_budget_and_adds_up(text: str, budget: int, words: list[str], offer: int) -> None:
+    intent = Intent.gather(text=' '.join(words))
+    preview = select_preview(text, budget, intent=intent, offer_chars=offer)
+    if len(text) <= budget:
+        assert preview.text == text
+        return
+    assert_adds_up(preview, text, budget)
+    if preview.offer is not None:
+        assert preview.offer.lines > preview.offer.shown
+        assert preview.offer.pattern in text
+    assert select_preview(text, budget, intent=intent, offer_chars=offer) == preview

@@ -1,0 +1,206 @@
+"""Stand-ins chosen by what the model is looking for, through real Agent runs on real output (issue 13).
+
+The intent comes from what the run holds when the tool returns: the call's arguments, the text and
+thinking of the response that made the call, and the user prompt. Each source alone is enough; with
+none of them the same row is not shown, so these tests would fail without the intent.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ThinkingPart, ToolCallPart
+from tests.agents import Script, call, done, respond, text_of, tool_returns
+from tests.otel import OTelHarness
+from tests.standins import capture
+
+from observable_harness import ToolOutputLimits
+from observable_harness.telemetry import names
+from observable_harness.tool_output_limits import LocalFileStore
+
+SETTINGS = capture('pg_settings_csv').text
+ROW = 'random_page_cost,4,,Query Tuning'
+"""A row in the middle of a 68 KB settings export: nothing but the request can bring it into 1,000 chars."""
+
+
+class FullDisk:
+    async def write(self, key: str, data: bytes) -> str:
+        raise OSError(28, 'No space left on device')
+
+    async def read(self, handle: str) -> bytes:
+        raise KeyError(handle)
+
+
+def stand_in(
+    tmp_path: Path,
+    *,
+    args: dict[str, Any] | None = None,
+    text: str = '',
+    thinking: str = '',
+    prompt: str = 'Look into the database settings.',
+    output: Any = SETTINGS,
+    store: Any = None,
+) -> str:
+    parts: list[Any] = []
+    if thinking:
+        parts.append(ThinkingPart(thinking))
+    if text:
+        parts.append(TextPart(text))
+    parts.append(ToolCallPart('show_settings', args or {'scope': 'all'}, tool_call_id='call_settings'))
+    script = Script([ModelResponse(parts=parts), done()])
+    capability = ToolOutputLimits(store=store or LocalFileStore(base_dir=tmp_path))
+    agent = Agent(script.model(), capabilities=[capability])
+
+    @agent.tool_plain
+    def show_settings(scope: str = 'all', name: str = '') -> Any:
+        """Show the server's settings."""
+        return output
+
+    agent.run_sync(prompt)
+    [part] = tool_returns(script.received[1], 'show_settings')
+    return text_of(part)
+
+
+def test_without_intent_the_middle_row_is_not_shown(tmp_path: Path) -> None:
+    shown = stand_in(tmp_path)
+    assert 'stored whole: 68,230 chars' in shown
+    assert ROW not in shown
+
+
+def test_intent_from_the_call_arguments(tmp_path: Path) -> None:
+    shown = stand_in(tmp_path, args={'name': 'random_page_cost'})
+    assert ROW in shown
+    assert shown.count('\n') < 20  # a preview, not a page
+
+
+def test_intent_from_the_text_of_the_response_that_made_the_call(tmp_path: Path) -> None:
+    shown = stand_in(tmp_path, text='The planner may overrate random I/O: let me check random_page_cost.')
+    assert ROW in shown
+    assert 'name,setting,unit,category' in shown  # the row comes with the header that names its columns
+
+
+def test_intent_from_the_thinking_of_the_response(tmp_path: Path) -> None:
+    shown = stand_in(tmp_path, thinking='Index scans look too expensive; random_page_cost is the suspect.')
+    assert ROW in shown
+
+
+def test_intent_from_the_user_prompt(tmp_path: Path) -> None:
+    shown = stand_in(tmp_path, prompt='Why are index scans avoided? What is random_page_cost set to?')
+    assert ROW in shown
+
+
+def test_intent_picks_the_record_from_a_structured_return(tmp_path: Path) -> None:
+    packages = capture('pip_list_records').value
+    shown = stand_in(tmp_path, text='Which version of opentelemetry-sdk is installed?', output=packages)
+    assert 'Shape: list of 134 items of dict' in shown
+    assert '{"name":"opentelemetry-sdk","version":"1.45.2",' in shown
+    assert re.search(r'\[… \d+ records …\]', shown)
+
+
+def test_the_stand_in_stays_within_its_old_size(tmp_path: Path) -> None:
+    for text in ('', 'Check random_page_cost, shared_buffers, effective_cache_size and the planner settings.'):
+        shown = stand_in(tmp_path, text=text)
+        _, _, rest = shown.partition('\n')
+        preview_line, _, body = rest.partition('\n')
+        assert preview_line.startswith('Preview (')
+        assert len(body) <= 1_000  # Spill.preview_chars, the read offer included
+
+
+def test_the_read_offer_is_a_call_that_returns_the_matching_lines(tmp_path: Path) -> None:
+    store = LocalFileStore(base_dir=tmp_path)
+    shown = stand_in(tmp_path, text='How does the planner weigh costs here?', store=store)
+    offer = re.search(
+        r"\[(\d+) lines contain '([^']+)' \((\d+) shown\): read_tool_result\(handle='([^']+)', pattern='([^']+)'\)\]",
+        shown,
+    )
+    assert offer, shown[-300:]
+    count, pattern, _, handle, repeated = offer.groups()
+    assert pattern == repeated
+    matching = [line for line in SETTINGS.split('\n') if pattern in line]
+    assert int(count) == len(matching) > 10
+
+    def read(messages: list[ModelMessage]) -> ModelResponse:
+        return respond(call('read_tool_result', {'handle': handle, 'pattern': pattern, 'limit': 500}, 'call_read'))
+
+    script = Script([read, done()])
+    agent = Agent(script.model(), capabilities=[ToolOutputLimits(store=store)])
+    agent.run_sync('read the matches')
+    [page] = tool_returns(script.received[1], 'read_tool_result')
+    for line in matching:
+        assert line[:60] in text_of(page)
+
+
+def test_the_truncate_fallback_keeps_what_the_request_names(tmp_path: Path) -> None:
+    shown = stand_in(tmp_path, text='Let me look at random_page_cost.', store=FullDisk())
+    assert 'stored whole' not in shown
+    marker = re.match(
+        r'\[… truncated by selection: ([\d,]+) of ([\d,]+) chars cut in [\d,]+ places?, kept ([\d,]+)', shown
+    )
+    assert marker
+    cut, total, kept = (int(group.replace(',', '')) for group in marker.groups())
+    assert cut + kept == total == len(SETTINGS)
+    assert ROW in shown
+    assert len(shown) <= 4_000
+
+
+CANARY_TERM = 'zq_canary_setting_xv'
+
+
+def test_telemetry_counts_the_intent_and_never_records_it(otel: OTelHarness, tmp_path: Path) -> None:
+    output = SETTINGS.replace('random_page_cost', CANARY_TERM)
+    store = LocalFileStore(base_dir=tmp_path)
+    shown = stand_in(tmp_path, text=f'Let me check {CANARY_TERM}.', output=output, store=store)
+    assert CANARY_TERM in shown
+    [span] = otel.spans(names.SPAN_REDUCE)
+    attributes = dict(span.attributes or {})
+    assert attributes[names.TOOL_OUTPUT_PREVIEW_SHAPE] == 'table'
+    terms, lines = (
+        attributes[names.TOOL_OUTPUT_PREVIEW_INTENT_TERMS],
+        attributes[names.TOOL_OUTPUT_PREVIEW_INTENT_LINES],
+    )
+    assert isinstance(terms, int) and isinstance(lines, int)
+    assert terms >= 1 and lines >= 1
+    assert otel.delta(names.PREVIEWS.name, tool='show_settings', shape='table', intent='matched') == 1
+    for recorded in otel.our_spans():
+        assert CANARY_TERM not in str(dict(recorded.attributes or {}))
+        assert CANARY_TERM not in str([event.attributes for event in recorded.events])
+    for point in otel.points():
+        assert CANARY_TERM not in str(point.attributes)
+
+
+def test_a_preview_without_intent_is_counted_as_such(otel: OTelHarness, tmp_path: Path) -> None:
+    stand_in(tmp_path, prompt='ok')
+    assert otel.delta(names.PREVIEWS.name, tool='show_settings', shape='table', intent='none') == 1
+
+
+def test_the_first_read_back_of_a_spill_counts_for_the_tool_that_made_it(otel: OTelHarness, tmp_path: Path) -> None:
+    def read(messages: list[ModelMessage]) -> ModelResponse:
+        [returned] = tool_returns(messages, 'show_settings')
+        handle = re.search(r"handle='([^']+)'", text_of(returned))
+        assert handle
+        return respond(call('read_tool_result', {'handle': handle.group(1)}, f'call_read_{len(messages)}'))
+
+    script = Script([respond(call('show_settings', {'scope': 'all'}, 'call_settings')), read, read, done()])
+    agent = Agent(script.model(), capabilities=[ToolOutputLimits(store=LocalFileStore(base_dir=tmp_path))])
+    agent.tool_plain(name='show_settings')(lambda scope: SETTINGS)
+    agent.run_sync('settings')
+    # Two reads of one spill: one read-back, against the tool whose stand-in did not answer.
+    assert otel.delta(names.READ_BACKS.name, tool='show_settings', shape='table') == 1
+    assert otel.delta(names.READS.name, outcome='hit') == 2
+
+
+@pytest.mark.parametrize('case', ['pytest_flask_upgrade', 'devserver_log', 'strace', 'git_log_stat', 'sysctl'])
+def test_the_facts_of_a_real_capture_are_seen_with_its_request(case: str, tmp_path: Path) -> None:
+    """The benchmark's cases through a real run: the call, the model's text and the user's prompt bring the facts in."""
+    recorded = capture(case)
+    script = Script([respond(TextPart(recorded.model_text), call('run_shell', recorded.args, 'call_shell')), done()])
+    agent = Agent(script.model(), capabilities=[ToolOutputLimits(store=LocalFileStore(base_dir=tmp_path))])
+    agent.tool_plain(name='run_shell')(lambda command: recorded.value)
+    agent.run_sync(recorded.user_prompt)
+    [part] = tool_returns(script.received[1], 'run_shell')
+    missed = [fact for fact in recorded.facts if isinstance(fact, str) and fact not in text_of(part)]
+    assert len(missed) <= 1, missed
