@@ -22,6 +22,7 @@ assert [text[line.start : line.end] for line in matches.lines] == ['work_mem,409
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import re
@@ -503,6 +504,8 @@ class Matches:
     """Per term index, the term as the text spells it at its first hit (for a case-sensitive `pattern=`)."""
     hit_lines: tuple[tuple[int, ...], ...] = ()
     """Per scanned term, the starts of the lines holding it (up to `MAX_LINES_PER_TERM`)."""
+    hit_positions: tuple[tuple[int, ...], ...] = ()
+    """Per scanned term, where it first occurs on each of those lines."""
 
     def __bool__(self) -> bool:
         return bool(self.lines)
@@ -738,38 +741,46 @@ def find_matches(
             for factor in (weigh(text[start:end]),)
         ]
     hit_lines = tuple(tuple(start for start, _ in hits) for hits in per_term)
-    return Matches(_diverse(finalists), terms, counts, len(scanned), exact, hit_lines)
+    hit_positions = tuple(tuple(position for _, position in hits) for hits in per_term)
+    return Matches(_diverse(finalists), terms, counts, len(scanned), exact, hit_lines, hit_positions)
 
 
 def _diverse(scored: list[tuple[int, int, float, int, dict[int, float]]]) -> tuple[LineMatch, ...]:
     """Lines in the order a reader would want them: each next line the one adding most that is not shown yet.
 
     A term's value halves with each line already taken that holds it, so ten lines naming the same
-    file do not crowd out the one line naming the other thing the model asked about.
+    file do not crowd out the one line naming the other thing the model asked about. Gains only fall
+    as lines are taken, so a heap re-scores a line only when it reaches the top (lazy greedy).
     """
     covered: dict[int, int] = {}
-    remaining = sorted(scored, key=lambda item: (-item[2], item[0]))
+    heap = [(-total, start, index) for index, (start, _, total, _, _) in enumerate(scored)]
+    heapq.heapify(heap)
     out: list[LineMatch] = []
-    while remaining and len(out) < RANKED:
-        best_index, best_gain = 0, -1.0
-        for index, (start, _, _, _, values) in enumerate(remaining):
-            gain = sum(value / (1 + covered.get(slot, 0)) for slot, value in values.items())
-            if gain > best_gain + 1e-9 or (abs(gain - best_gain) <= 1e-9 and start < remaining[best_index][0]):
-                best_index, best_gain = index, gain
-        start, end, _, focus, values = remaining.pop(best_index)
+    while heap and len(out) < RANKED:
+        _, start, index = heapq.heappop(heap)
+        values = scored[index][4]
+        gain = sum(value / (1 + covered.get(slot, 0)) for slot, value in values.items())
+        if heap and (-heap[0][0], -heap[0][1]) > (gain + 1e-9, -start):
+            heapq.heappush(heap, (-gain, start, index))  # stale: another line now adds more
+            continue
         for slot in values:
             covered[slot] = covered.get(slot, 0) + 1
-        out.append(LineMatch(start, end, best_gain, focus, tuple(sorted(values))))
+        out.append(LineMatch(start, scored[index][1], gain, scored[index][3], tuple(sorted(values))))
     return tuple(out)
 
 
 def _sample_rarity(terms: tuple[Term, ...], sample: list[str]) -> list[float]:
+    """Per term, a prior from the sampled lines: 1 when absent, near 0 when on half of them or more.
+
+    Occurrences stand in for lines (a C-speed count over the joined sample): a term twice on one line
+    is rare enough not to matter for a prior.
+    """
     if not sample:
         return [1.0] * len(terms)
+    joined = '\n'.join(sample)
     out: list[float] = []
     for term in terms:
-        holding = sum(1 for line in sample if term.key in line)
-        share = holding / len(sample)
+        share = min(joined.count(term.key), len(sample)) / len(sample)
         out.append(0.0 if share >= 0.5 else 1.0 / (1.0 + 8.0 * share))
     return out
 

@@ -750,12 +750,13 @@ def _diff_digest(view: TextView) -> list[Pick]:
 
 
 _SYSCALL_MARKERS = (
-    ('execve(', 320.0),
-    ('connect(', 318.0),
-    ('+++ exited', 330.0),
-    ('+++ killed', 330.0),
-    ('write(2,', 325.0),
+    ('execve(', 320.0, 0),
+    ('connect(', 318.0, 0),
+    ('+++ exited', 330.0, 64 * 1024),
+    ('+++ killed', 330.0, 64 * 1024),
+    ('write(2,', 325.0, 256 * 1024),
 )
+"""(marker, priority, how far from the end to look; 0: anywhere). Exits and stderr writes come last."""
 _HARMLESS_ERRNO = ('ENOENT', 'EAGAIN', 'ENOTTY', 'EINPROGRESS', 'ENOSYS', 'ENODATA', 'ENXIO', 'ECHILD', 'EEXIST')
 _MARKER_HITS = 16
 _FAILED_CALL_PROBES = 120
@@ -766,8 +767,8 @@ def _syscall_digest(view: TextView, tail: list[Span]) -> list[Pick]:
     """A syscall trace: processes started, connections, failures other than lookups, writes to stderr, exits."""
     text = view.text
     picks: list[Pick] = []
-    for marker, priority in _SYSCALL_MARKERS:
-        position, found = text.find(marker), 0
+    for marker, priority, window in _SYSCALL_MARKERS:
+        position, found = text.find(marker, max(0, view.total - window) if window else 0), 0
         while position != -1 and found < _MARKER_HITS:
             span = view.line_at(position)
             picks.append(Pick(priority - found * 0.01, (span,), 'syscall'))
