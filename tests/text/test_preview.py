@@ -98,7 +98,7 @@ def test_commit_messages_that_mention_errors_are_not_errors() -> None:
 def test_matches_that_do_not_fit_are_offered_with_their_exact_count() -> None:
     settings = capture('pg_settings_csv').text
     preview = select_preview(
-        settings, 800, intent=Intent.gather(prompt='How are the planner costs set?'), offer_chars=120
+        settings, 800, intent=Intent.gather(text='How are the planner costs set?'), offer_chars=120
     )
     assert preview.offer is not None
     pattern = preview.offer.pattern

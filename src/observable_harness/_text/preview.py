@@ -66,6 +66,8 @@ outrank everything but the final line; the rest rank under what the shape needs.
 FINAL_LINE_CHARS = 400
 NOTE_CHARS = 160
 """At most this much of a preview goes to a synthesized note (a diagnostics census)."""
+OFFER_MIN_WEIGHT = 0.5
+"""Terms weaker than this (a plain word only the user prompt used) are not proposed as a read-back pattern."""
 OFFER_COUNT_LIMIT = 300
 """Matching lines counted for the read offer; beyond it the offer says "over"."""
 
@@ -490,8 +492,8 @@ def _offer(text: str, matches: Matches, kept: dict[int, _Line]) -> Offer | None:
     best_slot, best_value = -1, 0.0
     for slot, term in enumerate(matches.terms):
         pattern = matches.exact.get(slot, term.text)
-        if len(pattern) < 3:
-            continue
+        if len(pattern) < 3 or term.weight < OFFER_MIN_WEIGHT:
+            continue  # a word the prompt used in passing is no search to propose
         starts = matches.hit_lines[slot]
         unshown = sum(1 for start in starts if start not in kept)
         if not unshown:
