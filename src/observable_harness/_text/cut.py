@@ -27,8 +27,9 @@ class TruncationStrategy(StrEnum):
     head_tail = 'head_tail'
     """Both ends, the middle cut (`Truncate`'s default): position only, for output you know nothing about."""
     salient = 'salient'
-    """Lines by class first and position second: the last line, the first error, results and summaries,
-    the other errors, then the tail and the head (what the default bands use)."""
+    """Lines chosen, not cut by position: the last line, the lines the request names (with what makes
+    them readable: a table's header, a commit, a traceback), what the output's shape needs, then errors,
+    results and the ends (what the default bands use; see `_text.preview`)."""
 
 
 class MarkerTooLarge(ValueError):

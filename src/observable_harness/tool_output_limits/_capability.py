@@ -47,7 +47,7 @@ _log = logging.getLogger('observable_harness')
 
 DEFAULT_BANDS: tuple[Band, ...] = (Band(over=10_000, action=Spill(then=Truncate(strategy=TruncationStrategy.salient))),)
 """Lossless when the store accepts the write, a bounded truncation otherwise: no LLM cost, no silent drop.
-Both stand-ins show lines by class first (errors, results, the first and last lines), then by position."""
+Both stand-ins show what the request names first, then what the output's shape needs, then lines by class."""
 
 
 def _sorted_bands(bands: object, where: str) -> tuple[Band, ...]:

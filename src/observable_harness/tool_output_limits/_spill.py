@@ -22,8 +22,10 @@ class Spill(ReductionAction):
     """Store the whole payload and show the model a short stand-in it can page from.
 
     The stand-in carries the total size, the handle, how to read it back with the run's read tool, a
-    one-line shape sketch for structured values and a head+tail preview. Lossless when the store
-    accepts the write; `then` decides what happens when it does not.
+    one-line shape sketch for structured values and a preview: the lines the request names first (from
+    the call's arguments, the response that made it, the user prompt), what the output's shape needs,
+    then lines by class; and a ready read-back call for matching lines that did not fit. Lossless when
+    the store accepts the write; `then` decides what happens when it does not.
 
     ```python
     from observable_harness.tool_output_limits import Spill, Truncate
