@@ -36,10 +36,13 @@ from .words import shorten_middle
 __all__ = ['Offer', 'Preview', 'select_preview']
 
 HEAD_LINES = 40
+"""Lines read at the start: the command, a banner, a table's header and its top rows."""
 TAIL_LINES = 48
+"""Lines read at the end: summaries, the result line, the exit status, the last traceback."""
 HEAD_CHARS = 64 * 1024
 SAMPLE_WINDOWS = 6
 SAMPLE_LINES = 8
+"""The middle is sampled in this many windows of this many lines: enough to tell a shape and a term's rarity."""
 MIDDLE_MARKERS = (
     'Traceback (most recent call last)',
     'ERROR',
@@ -50,19 +53,21 @@ MIDDLE_MARKERS = (
     'FATAL',
     'panic',
 )
+"""Literal markers a log's middle is searched for (C-speed); a hit's line is then classified like any other."""
 MAX_MIDDLE_HITS = 48
 MIDDLE_SCAN_CHARS = 512 * 1024
 INTENT_GROUPS = 24
 """Matched lines offered to the packer, best first; a preview has room for a handful."""
 CONTEXT_GROUPS = 12
+"""Matched lines whose context is looked up: only the best can be shown with it."""
 STRONG_MATCHES = 6
-WIDE_MATCHES = 3
-WEAK_PRIORITY = 320.0
 STRONG_SHARE = 0.5
 FLOOR_SHARE = 0.15
-"""Matches scoring at least `STRONG_SHARE` of the best one, and the best few scoring at least `FLOOR_SHARE` of it,
-outrank everything but the final line; the rest rank under what the shape needs."""
-"""Matched lines whose context is looked up: only the best can be shown with it."""
+"""Matches scoring at least `STRONG_SHARE` of the best one, and the best `STRONG_MATCHES` scoring at least
+`FLOOR_SHARE` of it, outrank everything but the final line; the rest rank under what the shape needs."""
+WEAK_PRIORITY = 320.0
+WIDE_MATCHES = 3
+"""The best matches may run to twice a line's limit outside tables: a cut through them is the costliest."""
 FINAL_LINE_CHARS = 400
 NOTE_CHARS = 160
 """At most this much of a preview goes to a synthesized note (a diagnostics census)."""
@@ -250,8 +255,8 @@ QUIET_SHAPES = frozenset(
 )
 """Shapes whose lines are data or prose: an error word in a row, a commit message or a diff is not an error."""
 _CLASSIFIED_CHARS = 240
-_PERCENT_SUFFIX = re.compile(r'\[\s*\d{1,3}%\]\s*$')
 """Longer lines are classified by their first characters: the classifier's patterns cost per character."""
+_PERCENT_SUFFIX = re.compile(r'\[\s*\d{1,3}%\]\s*$')
 
 
 def _class_weight(shape: Shape) -> Callable[[str], float] | None:
@@ -368,9 +373,9 @@ def _middle_hits(view: TextView, begin: int, end: int) -> list[Span]:
 
 
 OVERSHOOT = 1.3
+"""A line at most this much over its limit is shown whole: a cut costs its marker and may hit the cause."""
 FOCUS_FOLLOW = 72
 """Characters after a hit near a line's start that a cut keeps: the value after a key, a row's next columns."""
-"""A line at most this much over its limit is shown whole: a cut costs its marker and may hit the cause."""
 
 
 def _shown(view: TextView, line: _Line) -> tuple[str, int]:

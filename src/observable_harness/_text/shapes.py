@@ -172,7 +172,9 @@ _SYSCALL = re.compile(
 )
 _DIAGNOSTIC = re.compile(
     r'\s*(?:[^\s:]+):\d+(?::\d+)?(?::| -) ?(?:error|warning|note|info|fatal error|[A-Z]{1,4}\d{2,5}\b|[a-z]+\d+\b)'
-    r'|\s*(?:error|warning)(?:\[[\w-]+\])?: ',
+    r'|\s*(?:error|warning)(?:\[[\w-]+\])?: '
+    r'|\S+\(\d+,\d+\): (?:error|warning) '
+    r'|\s+--> \S+:\d+:\d+',
     re.IGNORECASE,
 )
 _PYTEST = re.compile(r'\S+::\S+ (?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)|=+ test session starts =+')
@@ -843,9 +845,23 @@ def _last_content(text: str, floor: int, stop: int) -> int:
     return max(floor, stop - 1)
 
 
-_CODE = re.compile(r'\[([a-z][\w-]*)\]\s*$|:\d+(?::\d+)?:? ([A-Z]{1,4}\d{2,5})\b')
-_BRACKET_CODES = re.compile(r'  \[([a-z][a-z0-9-]*)\]$', re.MULTILINE)
-_COLUMN_CODES = re.compile(r':\d+(?::\d+)?:? ([A-Z]{1,4}\d{2,5})\b')
+@dataclass(frozen=True, slots=True)
+class _CodeStyle:
+    """Where a tool prints a diagnostic's code, and how to find one code's first occurrence."""
+
+    pattern: re.Pattern[str]
+    """One group: the code. Run over a whole text for a census, over single lines to recognise the style."""
+    token: str
+    """`{code}` in the text around it, for a C-speed search of its first occurrence."""
+
+
+_CODE_STYLES = (
+    _CodeStyle(re.compile(r'  \[([a-z][a-z0-9-]*)\]$', re.MULTILINE), '  [{code}]'),  # mypy
+    _CodeStyle(re.compile(r' \[(-W[\w=+-]+)\]$', re.MULTILINE), '[{code}]'),  # gcc, clang
+    _CodeStyle(re.compile(r':\d+(?::\d+)?:? ([A-Z]{1,4}\d{2,5})\b'), ' {code} '),  # ruff, flake8, pylint
+    _CodeStyle(re.compile(r'\b(?:error|warning) (TS\d{3,5}):'), ' {code}:'),  # tsc
+    _CodeStyle(re.compile(r'^(?:error|warning)\[([A-Z]\d{4})\]', re.MULTILINE), '[{code}]'),  # rustc, cargo
+)
 CENSUS_CHARS = 256 * 1024
 """Diagnostics up to this size are counted by code in full (one regex pass, ~1 ms per 100 KB); larger ones by the
 codes their sampled lines show."""
@@ -880,7 +896,7 @@ def census(view: TextView, sample: list[Span]) -> Census | None:
     style = _code_style(view, sample)
     if style is None:
         return None
-    found = style.findall(view.text)
+    found = style.pattern.findall(view.text)
     if not found:
         return None
     counts: dict[str, int] = {}
@@ -890,41 +906,33 @@ def census(view: TextView, sample: list[Span]) -> Census | None:
     return Census(ordered, len(found))
 
 
-def _code_style(view: TextView, sample: list[Span]) -> re.Pattern[str] | None:
-    bracketed = column = 0
-    for span in sample:
-        match = _CODE.search(view.content(span))
-        if match:
-            bracketed += match.group(1) is not None
-            column += match.group(2) is not None
-    if not bracketed and not column:
-        return None
-    return _BRACKET_CODES if bracketed >= column else _COLUMN_CODES
+def _code_style(view: TextView, sample: list[Span]) -> _CodeStyle | None:
+    """The style whose codes the sampled lines show most often."""
+    lines = [view.content(span) for span in sample]
+    best, hits = None, 0
+    for style in _CODE_STYLES:
+        found = sum(1 for line in lines if style.pattern.search(line))
+        if found > hits:
+            best, hits = style, found
+    return best
 
 
 def _diagnostic_digest(view: TextView, sample: list[Span], counted: Census | None) -> list[Pick]:
     """Diagnostics: the first of each code, rarest code first (the one-off error, not the thousandth style nit)."""
     text = view.text
-    if counted is not None:
-        codes = [code for code, _ in reversed(counted.counts)]
-        bracketed = _code_style(view, sample) is _BRACKET_CODES
-    else:
-        seen: dict[str, int] = {}
-        bracketed = False
-        for span in sample:
-            match = _CODE.search(view.content(span))
-            if match:
-                code = match.group(1) or match.group(2)
-                bracketed = match.group(1) is not None
-                seen[code] = seen.get(code, 0) + 1
-        codes = sorted(seen, key=seen.__getitem__)
-    rarity = {code: rank for rank, code in enumerate(codes)}
-    firsts = {code: text.find(f'[{code}]' if bracketed else f' {code} ') for code in codes}
-    # Rarest first; among codes as rare, the one seen first.
-    ordered = sorted((code for code in codes if firsts[code] != -1), key=lambda code: (rarity[code], firsts[code]))
+    style = _code_style(view, sample)
+    if style is None:
+        return []
     if counted is not None:
         count = dict(counted.counts)
-        ordered.sort(key=lambda code: (count[code], firsts[code]))
+    else:
+        count = {}
+        for span in sample:
+            for code in style.pattern.findall(view.content(span)):
+                count[code] = count.get(code, 0) + 1
+    firsts = {code: text.find(style.token.format(code=code)) for code in count}
+    # Rarest first; among codes as rare, the one seen first.
+    ordered = sorted((code for code in count if firsts[code] != -1), key=lambda code: (count[code], firsts[code]))
     return [
         Pick(330 - rank * 0.01, (view.line_at(firsts[code]),), 'first of code')
         for rank, code in enumerate(ordered[:FIRST_OF_CODE])
