@@ -923,10 +923,10 @@ def _diagnostic_digest(view: TextView, sample: list[Span], counted: Census | Non
     style = _code_style(view, sample)
     if style is None:
         return []
+    count: dict[str, int] = {}
     if counted is not None:
-        count = dict(counted.counts)
+        count.update(counted.counts)
     else:
-        count = {}
         for span in sample:
             for code in style.pattern.findall(view.content(span)):
                 count[code] = count.get(code, 0) + 1
