@@ -182,7 +182,7 @@ _OTHER_TESTS = re.compile(
     r'(?:--- (?:PASS|FAIL): |=== RUN |(?:PASS|FAIL) +\S+\.(?:js|ts|tsx)\b|test \S+ \.\.\. (?:ok|FAILED))'
 )
 _KEY_VALUE = re.compile(r'\s*["\']?[\w.\-/\[\]@$]+["\']?\s*(?:=|:(?=\s|$))\s*')
-_RULE = re.compile(r'\s*[-=+|: ]*-{3,}[-=+|: ]*\s*$')
+_RULE = re.compile(r'\s*[-=+|: ]*[-=]{3,}[-=+|: ]*\s*$')
 _NUMBER = re.compile(r'-?\d+(?:[.,]\d+)?(?:/\d+)?%?$')
 _DIFF_START = ('diff --git ', 'diff -', '--- a/', 'Index: ')
 
@@ -250,7 +250,7 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
     """A delimited or column-aligned table with a header row, found in the first lines."""
     # A rule under the header (psql's ---+---, coverage's -----) settles it.
     for index, line in enumerate(head_lines[1:12], start=1):
-        if _RULE.match(line) and line.count('-') >= 8 and head_lines[index - 1].strip():
+        if _RULE.match(line) and line.count('-') + line.count('=') >= 8 and head_lines[index - 1].strip():
             delimiter = '|' if '|' in head_lines[index - 1] else ' '
             extra = [head[i] for i in range(max(0, index - 4), index - 1) if head_lines[i].strip()]
             return _table_shape(view, head, head_lines, index - 1, delimiter, (*extra, head[index]), 'aligned')
@@ -687,7 +687,9 @@ TOP_ROWS = 12
 def _table_digest(view: TextView, shape: Shape, head: list[Span]) -> list[Pick]:
     if shape.header is None:
         return []
-    picks = [Pick(HEADER_PRIORITY, (*shape.header_extra, shape.header), 'header')]
+    # The rule under a header (----+----) says nothing a reader needs: the header and what stands above it do.
+    above = tuple(span for span in shape.header_extra if not _RULE.match(view.content(span)))
+    picks = [Pick(HEADER_PRIORITY, (*above, shape.header), 'header')]
     rows = [span for span in head if span[0] > shape.header[1] and view.content(span).strip()]
     rows = [span for span in rows if span not in shape.header_extra]
     if shape.sorted_rows:
