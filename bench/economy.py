@@ -2,7 +2,7 @@
 
 Run with the bench interpreter: `bash bench/setup_env.sh` then `bench/.venv/bin/python bench/economy.py`.
 
-Each of 30 steps calls a tool that returns a real command's output (`../shared/traffic/`: pytest,
+Each of 30 steps calls a tool that returns a real command's output (`tests/data/traffic/`: pytest,
 gcc, pip, find, dpkg) or one of ours (a service log whose one error sits mid-file, this Python's
 stdlib as JSON records). Every tool return stays in history and rides every later request, so the
 run's total input is the c·N(N+1)/2 sum. For each configuration — no capability, ours at defaults,
@@ -21,6 +21,7 @@ import asyncio
 import json
 import re
 import shutil
+import sys
 import sysconfig
 import tempfile
 from collections.abc import Callable
@@ -47,7 +48,12 @@ try:
 except ImportError:  # pragma: no cover - installed only in bench/.venv
     anchor = None
 
-TRAFFIC = Path(__file__).resolve().parents[2] / 'shared' / 'traffic'
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.traffic import traffic_dir  # noqa: E402 - the repository's committed captures, from any checkout
+
+TRAFFIC = traffic_dir()
 STEPS = 30
 
 
