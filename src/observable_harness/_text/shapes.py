@@ -203,6 +203,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     nonblank = [line for line in head_lines + sampled if line.strip()]
     if not nonblank:
         return Shape(ShapeKind.log)
+    if _share(nonblank, lambda line: line.lstrip().startswith('{') and line.rstrip().rstrip(',').endswith('}')) > 0.8:
+        return Shape(ShapeKind.records, 'lines')  # JSON lines: each line a whole record
     if first in '[{' and text.rstrip()[-1:] in ']}':
         if len(head) <= 2 and text.lstrip().startswith('[{'):
             return Shape(ShapeKind.records, 'compact')
@@ -524,6 +526,8 @@ def _json_siblings(view: TextView, span: Span) -> list[Span]:
     line = view.content(span)
     indent = len(line) - len(line.lstrip())
     out: list[Span] = []
+    if indent == 0:
+        return out  # a top-level line is a whole value: nothing around it belongs to it
     nested = 0
     for before in view.backward(span, 40):
         text = view.content(before)
