@@ -378,41 +378,50 @@ FOCUS_FOLLOW = 72
 """Characters after a hit near a line's start that a cut keeps: the value after a key, a row's next columns."""
 
 
-def _shown(view: TextView, line: _Line) -> tuple[str, int]:
-    content = view.content(line.span)
-    if len(content) <= line.limit * OVERSHOOT:
-        return content, len(content)
-    if line.focus >= 0:
-        return _shorten_around(content, line.limit, line.focus - line.span[0])
-    return shorten_middle(content, line.limit, head_share=0.75)
+def _shown(view: TextView, line: _Line) -> tuple[str, int, int]:
+    """How a kept line is shown: its text, the characters of it kept, and the cuts made inside it."""
+    return _fit(view.content(line.span), line.limit, line.focus - line.span[0] if line.focus >= 0 else -1)
 
 
-def _shorten_around(line: str, limit: int, focus: int) -> tuple[str, int]:
-    """`line` cut to `limit` keeping its start and the text around `focus` (where a searched term sits)."""
+def _fit(content: str, limit: int, focus: int) -> tuple[str, int, int]:
+    if len(content) <= limit * OVERSHOOT:
+        return content, len(content), 0
+    if focus >= 0:
+        return _shorten_around(content, limit, focus)
+    shown, kept = shorten_middle(content, limit, head_share=0.75)
+    return shown, kept, 1
+
+
+def _shorten_around(line: str, limit: int, focus: int) -> tuple[str, int, int]:
+    """`line` cut to `limit` keeping its start and the text around `focus` (where a searched term sits);
+    with the characters kept and the number of cuts made."""
     shortened, kept = shorten_middle(line, limit, head_share=0.75)
     head_kept = int(kept * 0.75)
     if focus < head_kept - 20:
         # A hit near the start (a key, a row's first column): keep what follows it, the value.
         wanted = focus + FOCUS_FOLLOW
         if head_kept < wanted < kept:
-            return shorten_middle(line, limit, head_share=wanted / kept)
-        return shortened, kept
+            return (*shorten_middle(line, limit, head_share=wanted / kept), 1)
+        return shortened, kept, 1
     marker = f' …[{len(line):,} chars cut]…'
     room = limit - 2 * len(marker)
     if room < 40:
-        return shortened, kept
+        return shortened, kept, 1
     head = max(20, room // 2)
     window = room - head
     start = max(head, focus - window // 3)
     stop = min(len(line), start + window)
     start = max(head, stop - window)
     pieces = [line[:head]]
+    cuts = 0
     if start > head:
         pieces.append(f' …[{start - head:,} chars cut]… ')
+        cuts += 1
     pieces.append(line[start:stop])
     if stop < len(line):
         pieces.append(f' …[{len(line) - stop:,} chars cut]…')
-    return ''.join(pieces), head + (stop - start)
+        cuts += 1
+    return ''.join(pieces), head + (stop - start), cuts
 
 
 def _pack(
@@ -478,10 +487,9 @@ def _render(view: TextView, kept: dict[int, _Line], total_lines: int) -> tuple[s
             if skipped:
                 out.append(_gap(skipped))
                 places += 1
-        shown, kept_part = _shown(view, line)
+        shown, kept_part, cuts = _shown(view, line)
         out.append(shown)
-        if kept_part < line.span[1] - line.span[0]:
-            places += 1
+        places += cuts
         has_break = line.span[1] < len(text) and text[line.span[1]] == '\n'
         kept_chars += kept_part + (1 if has_break else 0)
         cursor = line.span[1] + 1
@@ -601,7 +609,7 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
     for _, (start, end), focus in picks:
         if start in kept:
             continue
-        shown = len(_cut_record(text[start:end], limit, focus - start if focus >= 0 else -1)[0])
+        shown = len(_fit(text[start:end], limit, focus - start if focus >= 0 else -1)[0])
         grown = size + shown + 1 + len(_record_gap(10**9)) + 1
         if grown > room:
             continue
@@ -620,9 +628,9 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
             skipped = text.count(marker, cursor, start)
             pieces.append(_record_gap(skipped) if skipped else f' …[{start - cursor:,} chars cut]… ')
             places += 1
-        shown, kept_part = _cut_record(text[start:end], limit, focus - start if focus >= 0 else -1)
+        shown, kept_part, cuts = _fit(text[start:end], limit, focus - start if focus >= 0 else -1)
         pieces.append(shown)
-        places += kept_part < end - start
+        places += cuts
         kept_chars += kept_part
         # Counted as the gaps are (occurrences of the opening key), so shown and skipped add up to the total.
         kept_units += text.count(marker, start, end)
@@ -665,14 +673,6 @@ def _record_gap(count: int) -> str:
 def _list_end(text: str, start: int) -> int:
     end = text.rfind(']')
     return end if end > start else len(text)
-
-
-def _cut_record(record: str, limit: int, focus: int) -> tuple[str, int]:
-    if len(record) <= limit * OVERSHOOT:
-        return record, len(record)
-    if focus >= 0:
-        return _shorten_around(record, limit, focus)
-    return shorten_middle(record, limit, head_share=0.75)
 
 
 def _score_records(
