@@ -159,4 +159,5 @@ def test_any_preview_fits_its_budget_and_adds_up(text: str, budget: int, words: 
     if preview.offer is not None:
         assert preview.offer.lines > preview.offer.shown
         assert preview.offer.pattern in text
+        assert len(preview.text) <= budget - offer  # the offer's room was left
     assert select_preview(text, budget, intent=intent, offer_chars=offer) == preview

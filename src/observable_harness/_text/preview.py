@@ -73,6 +73,8 @@ NOTE_CHARS = 160
 """At most this much of a preview goes to a synthesized note (a diagnostics census)."""
 OFFER_MIN_WEIGHT = 0.5
 """Terms weaker than this (a plain word only the user prompt used) are not proposed as a read-back pattern."""
+MIN_OFFER_ROOM = 200
+"""A preview left with less room than this after an offer's makes no offer."""
 OFFER_COUNT_LIMIT = 300
 """Matching lines counted for the read offer; beyond it the offer says "over"."""
 
@@ -143,7 +145,7 @@ def select_preview(
     """At most `budget` characters of `text`, chosen by intent, shape and line class.
 
     `offer_chars` is room to leave when intent finds more lines than fit, for the caller's offer
-    to read them back (`Preview.offer` says what to offer).
+    to read them back: when `Preview.offer` is set, the preview's text is at most `budget - offer_chars`.
 
     >>> log = '\\n'.join(['$ make test'] + [f'test {i} ok' for i in range(500)] + ['ERROR: 1 test failed', 'exit=2'])
     >>> preview = select_preview(log, 150)
@@ -212,14 +214,20 @@ def select_preview(
     picks.extend(_class_picks(view, shape, head, tail, plain_limit))
     picks.sort(key=lambda item: -item[0])
 
-    room = budget
-    if matches:
-        room = max(budget // 2, budget - offer_chars)
     # A diagnostics census is not a line of the output: a bracketed note above the excerpt, out of its room.
-    note = counted.render(min(NOTE_CHARS, room // 4)) if counted is not None else ''
-    if note:
-        room -= len(note) + 1
-    kept = _pack(view, picks, room, len(_gap(total_lines)) + 1)
+    note = counted.render(min(NOTE_CHARS, budget // 4)) if counted is not None else ''
+    room = budget - (len(note) + 1 if note else 0)
+    widest_gap = len(_gap(total_lines)) + 1
+    kept = _pack(view, picks, room, widest_gap)
+    offer = _offer(text, matches, kept) if matches else None
+    if offer is not None and offer_chars:
+        if room - offer_chars < MIN_OFFER_ROOM:
+            offer = None  # too small a preview to spare the room: the header says how to read back anyway
+        else:
+            # Matching lines did not all fit: make room for the offer that points to them, and choose again.
+            room -= offer_chars
+            kept = _pack(view, picks, room, widest_gap)
+            offer = _offer(text, matches, kept)
     rendered, kept_chars, places, kept_count = _render(view, kept, total_lines)
     if note:
         rendered = f'{note}\n{rendered}'
@@ -227,7 +235,6 @@ def select_preview(
     if len(rendered) > room:  # not even one gap marker fits: show nothing rather than break the budget
         return Preview('', total, 0, total_lines, 0, 0, shape.kind.value)
     intent_lines = sum(1 for line in kept.values() if line.role == 'intent')
-    offer = _offer(text, matches, kept) if matches else None
     return Preview(
         rendered,
         total,
@@ -603,18 +610,14 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
         if common is not None:
             offer = common
     picks.sort(key=lambda item: -item[0])
-    room = budget - (offer_chars if intent and chosen else 0)
-    kept: dict[int, tuple[int, int, int]] = {}
-    size = len(_record_gap(10**9)) + 1
-    for _, (start, end), focus in picks:
-        if start in kept:
-            continue
-        shown = len(_fit(text[start:end], limit, focus - start if focus >= 0 else -1)[0])
-        grown = size + shown + 1 + len(_record_gap(10**9)) + 1
-        if grown > room:
-            continue
-        kept[start] = (start, end, focus)
-        size = grown
+    kept = _pack_records(text, picks, budget, limit)
+    chosen_starts = {span[0] for span in chosen}
+    if offer is not None and offer_chars and offer.lines > sum(1 for start in kept if start in chosen_starts):
+        if budget - offer_chars < MIN_OFFER_ROOM:
+            offer = None
+        else:
+            # Matching records did not all fit: make room for the offer that points to them, and choose again.
+            kept = _pack_records(text, picks, budget - offer_chars, limit)
     pieces: list[str] = []
     kept_chars = places = kept_units = 0
     cursor = 0
@@ -647,7 +650,6 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
     rendered = '\n'.join(pieces)
     if len(rendered) > budget:
         return None
-    chosen_starts = {span[0] for span in chosen}
     intent_kept = sum(1 for start in kept if start in chosen_starts)
     if offer is not None:
         offer = Offer(offer.pattern, offer.lines, intent_kept, offer.more)
@@ -664,6 +666,25 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
         offer if offer is not None and offer.lines > intent_kept else None,
         unit='record',
     )
+
+
+def _pack_records(
+    text: str, picks: list[tuple[float, tuple[int, int], int]], room: int, limit: int
+) -> dict[int, tuple[int, int, int]]:
+    """Records in priority order while their shown size, each with a widest gap marker, stays within `room`."""
+    kept: dict[int, tuple[int, int, int]] = {}
+    widest = len(_record_gap(10**9)) + 1
+    size = widest + 4  # the list's own brackets, each on a line of its own
+    for _, (start, end), focus in picks:
+        if start in kept:
+            continue
+        shown = len(_fit(text[start:end], limit, focus - start if focus >= 0 else -1)[0])
+        grown = size + shown + 1 + widest
+        if grown > room:
+            continue
+        kept[start] = (start, end, focus)
+        size = grown
+    return kept
 
 
 def _record_gap(count: int) -> str:
