@@ -245,6 +245,23 @@ STOPWORDS = frozenset(
         'using',
         'used',
         'uses',
+        'dump',
+        'fetch',
+        'inspect',
+        'examine',
+        'investigate',
+        'analyze',
+        'analyse',
+        'review',
+        'verify',
+        'figure',
+        'understand',
+        'explain',
+        'determine',
+        'identify',
+        'locate',
+        'confirm',
+        'debug',
         'into',
         'onto',
         'most',
@@ -343,6 +360,35 @@ _WRAPPERS = frozenset(
     )
 )
 _RUNNERS = frozenset(('python', 'python3', 'uv', 'npx', 'poetry', 'pipx', 'node', 'pnpm', 'yarn', 'npm', 'cargo', 'go'))
+_SUBCOMMANDS = frozenset(
+    (
+        'git',
+        'docker',
+        'kubectl',
+        'cargo',
+        'npm',
+        'pip',
+        'pip3',
+        'go',
+        'systemctl',
+        'apt',
+        'apt-get',
+        'brew',
+        'helm',
+        'terraform',
+        'gh',
+        'uv',
+        'poetry',
+        'yarn',
+        'pnpm',
+        'dnf',
+        'yum',
+        'journalctl',
+        'podman',
+        'conda',
+    )
+)
+"""Programs whose first word is a subcommand (`git diff`, `docker logs`): it names the tool's mode, not a line."""
 
 
 def _programs(arguments: str) -> list[str]:
@@ -366,6 +412,8 @@ def _programs(arguments: str) -> list[str]:
                 out.append(program)
                 if program in _RUNNERS and index + 1 < len(tokens) and tokens[index] == '-m':
                     out.append(tokens[index + 1])  # python -m pytest: the module is the program too
+                if program in _SUBCOMMANDS:
+                    out.extend(next((t for t in tokens[index:] if not t.startswith('-')), '').split()[:1])
                 if program not in _WRAPPERS:
                     break
     return out

@@ -23,6 +23,7 @@ lands, and no step splits or copies the whole payload.
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_left
 from collections.abc import Callable
@@ -169,7 +170,10 @@ def select_preview(
         records = _records(view, budget, total_lines, intent, offer_chars)
         return records if records is not None else _long_lines(view, budget, total_lines, intent)
     shape = detect(view, head, sample)
-    plain_limit = max(100, min(400, budget // 7))
+    # A delimited row or a key says what it is in its first fields: they are shown shorter than log lines (a
+    # column-aligned row is padded, so it keeps the longer limit).
+    compact = shape.kind is ShapeKind.key_value or (shape.kind is ShapeKind.table and shape.variant != 'aligned')
+    plain_limit = max(100, min(400, budget // (9 if compact else 7)))
     match_limit = plain_limit
     # A table's or a listing's last line is one more row; a log's may be the long result line.
     final_limit = plain_limit if shape.kind in QUIET_SHAPES else max(120, min(FINAL_LINE_CHARS, budget // 3))
@@ -407,8 +411,8 @@ def _shorten_around(line: str, limit: int, focus: int) -> tuple[str, int, int]:
     if focus < head_kept - 20:
         # A hit near the start (a key, a row's first column): keep what follows it, the value.
         wanted = focus + FOCUS_FOLLOW
-        if head_kept < wanted < kept:
-            return (*shorten_middle(line, limit, head_share=wanted / kept), 1)
+        if head_kept < wanted:
+            return (*shorten_middle(line, limit, head_share=min(1.0, wanted / kept)), 1)
         return shortened, kept, 1
     marker = f' …[{len(line):,} chars cut]…'
     room = limit - 2 * len(marker)
@@ -518,8 +522,8 @@ def _offer(text: str, matches: Matches, kept: dict[int, _Line]) -> Offer | None:
         unshown = sum(1 for start in starts if start not in kept)
         if not unshown:
             continue
-        # The biggest pile of relevant lines left unseen; specific terms first (a word names too much).
-        value = term.weight**2 * min(unshown, 30) / (1.0 + len(starts) / 50)
+        # Specific terms first (a word names too much), then the bigger pile of lines left unseen.
+        value = term.weight**2 * (1.0 + math.log2(unshown)) / (1.0 + len(starts) / 50)
         if value > best_value:
             best_slot, best_value = slot, value
     if best_slot < 0:

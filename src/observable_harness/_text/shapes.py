@@ -685,6 +685,8 @@ def _json_digest(view: TextView, head: list[Span], tail: list[Span]) -> list[Pic
 
 
 HEADER_PRIORITY = 460.0
+SORTED_TOP_PRIORITY = 950.0
+SORTED_TOP = 3
 TOP_ROWS = 12
 
 
@@ -697,9 +699,12 @@ def _table_digest(view: TextView, shape: Shape, head: list[Span]) -> list[Pick]:
     rows = [span for span in head if span[0] > shape.header[1] and view.content(span).strip()]
     rows = [span for span in rows if span not in shape.header_extra]
     if shape.sorted_rows:
-        # A sorted table's point is its top: the rows right under the header.
+        # A sorted table's point is its top: the rows right under the header, the first few with the header
+        # above even the lines a request names (its order is the answer to "which costs the most").
+        picks[0] = Pick(SORTED_TOP_PRIORITY, picks[0].spans, 'header')
         picks.extend(
-            Pick(HEADER_PRIORITY - 1 - index * 0.01, (span,), 'top') for index, span in enumerate(rows[:TOP_ROWS])
+            Pick((SORTED_TOP_PRIORITY if index < SORTED_TOP else HEADER_PRIORITY) - 1 - index * 0.01, (span,), 'top')
+            for index, span in enumerate(rows[:TOP_ROWS])
         )
     elif shape.numeric_column >= 0:
         picks.extend(_largest_rows(view, shape))
