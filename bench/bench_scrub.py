@@ -24,8 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _real_outputs import MIB, mixed  # noqa: E402
 from tests.traffic import FILES, traffic_dir  # noqa: E402
 
+from observable_harness._text.layout import compact_json  # noqa: E402
 from observable_harness._text.secrets import DEFAULT_PATTERNS, Scrubber  # noqa: E402
 
 DEFAULT = Scrubber()
@@ -35,7 +37,11 @@ EVERYWHERE = Scrubber(patterns=tuple(dataclasses.replace(p, hints=(), starts=())
 def texts() -> dict[str, str]:
     found = {name: (traffic_dir() / name).read_text(encoding='utf-8') for name in FILES}
     line = '2026-11-29T10:00:00 INFO worker-3 processed batch 123456 in 12.5 ms status=ok\n'
-    found['1 MB service log'] = (line * (1_048_576 // len(line) + 1))[:1_048_576]
+    found['1 MB service log'] = (line * (MIB // len(line) + 1))[:MIB]
+    found['1 MiB mixed real output'] = mixed()
+    found['10,000 records (JSON)'] = compact_json(
+        [{'id': i, 'name': f'item-{i}', 'tags': ['a', 'b'], 'score': i * 0.5} for i in range(10_000)]
+    )
     found['runs of dashes + a key'] = ('-' * 79 + '\n') * 13_000 + 'api key here\n'
     found['names everywhere'] = 'password_reset token_refresh passes keys\n' * 25_000
     found['25,000 flags with values'] = 'run --db-password hunter2 --verbose\n' * 25_000
