@@ -32,8 +32,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from _real_outputs import MIB, load, mixed
-
 from opentelemetry import metrics, trace
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
@@ -46,6 +44,7 @@ from pydantic_ai.tools import RunContext, ToolDefinition
 from pydantic_ai.usage import RunUsage
 
 import observable_harness.tool_output_limits as ours
+from _real_outputs import MIB, load, mixed
 from observable_harness.telemetry import Instrumentation, _instruments
 
 try:

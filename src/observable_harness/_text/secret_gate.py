@@ -27,7 +27,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal, Protocol, TypeAlias, cast
 
-__all__ = ['ENGINE', 'ENGINES', 'Engine', 'Gate', 'GateForm', 'GateSpec', 'case_variants', 'relaxed']
+__all__ = [
+    'ENGINE',
+    'ENGINES',
+    'Engine',
+    'Gate',
+    'GateForm',
+    'GateSpec',
+    'Places',
+    'case_variants',
+    'crowding',
+    'relaxed',
+]
 
 Engine: TypeAlias = Literal['hyperscan', 're2', 'python']
 
@@ -35,7 +46,9 @@ _CASE_VARIANTS = {'i': ('\u0130', '\u0131'), 'k': ('\u212a',), 's': ('\u017f',)}
 """Non-ASCII letters `re.IGNORECASE` takes for an ASCII letter (dotted and dotless i, Kelvin sign, long s);
 no other letter has any (a test checks every code point)."""
 _FOLD_FORM = '|'.join(
-    ''.join(f'\\x{byte:02x}' for byte in variant.encode()) for variants in _CASE_VARIANTS.values() for variant in variants
+    ''.join(f'\\x{byte:02x}' for byte in variant.encode())
+    for variants in _CASE_VARIANTS.values()
+    for variant in variants
 )
 """Any of those letters: a text holding one is searched around it, as ASCII-only case folding would miss it."""
 _CONTINUATION = bytes(range(0x80, 0xC0))
@@ -206,9 +219,7 @@ class _RE2:
 
 
 def _installed() -> tuple[Engine, ...]:
-    found: list[Engine] = [
-        engine for engine in ('hyperscan', 're2') if importlib.util.find_spec(engine) is not None
-    ]
+    found: list[Engine] = [engine for engine in ('hyperscan', 're2') if importlib.util.find_spec(engine) is not None]
     return (*found, 'python')
 
 
@@ -273,20 +284,29 @@ def _run_start(text: str, position: int, run: re.Pattern[str]) -> int:
 def _char_offsets(text: str, data: bytes, offsets: set[int]) -> dict[int, int]:
     """Each byte offset into `data` (the UTF-8 of `text`) as an offset into `text`.
 
-    A character is one byte that is not a continuation byte and the continuation bytes after it, so
-    an offset inside a character maps to the end of that character.
+    An offset inside a character maps to the end of that character. The UTF-8 decoder counts the
+    characters between two offsets: it runs at memory speed over ASCII.
     """
     if len(data) == len(text):
         return {offset: offset for offset in offsets}
     out: dict[int, int] = {}
     chars = 0
     previous = 0
+    size = len(data)
     for offset in sorted(offsets):
-        piece = data[previous:offset]
-        chars += len(piece) - len(piece.translate(None, _NOT_CONTINUATION))
+        boundary = offset
+        while boundary < size and 0x80 <= data[boundary] < 0xC0:
+            boundary += 1
+        if boundary > previous:
+            chars += len(data[previous:boundary].decode('utf-8', 'surrogatepass'))
+            previous = boundary
         out[offset] = chars
-        previous = offset
     return out
+
+
+Places: TypeAlias = 'dict[int, list[int] | None]'
+"""Per pattern index, the sorted places where it can match, or `None`: so many that a search of the whole
+text is cheaper. A pattern absent from it cannot match anywhere."""
 
 
 class Gate:
@@ -316,37 +336,37 @@ class Gate:
         """Whether pattern `index` has forms (otherwise it must be run over the whole text)."""
         return bool(self._patterns[index].forms)
 
-    def places(self, text: str, data: bytes, first: int = 0) -> dict[int, list[int]]:
-        """For every gated pattern from index `first` on, the sorted places in `text` where it can match.
-
-        `data` is `text` as UTF-8 (`surrogatepass`); a pattern absent from the result cannot match anywhere.
-        """
+    def places(self, text: str, data: bytes) -> Places:
+        """Where in `text` each gated pattern can match; `data` is `text` as UTF-8 (`surrogatepass`)."""
         hits = self._scanner.scan(data)
         if not hits:
             return {}
         ends = self._scanner.reports_ends
-        wanted: list[tuple[int, int]] = []
-        for form, offset in hits:
-            if form == self._fold or self._owner[form] >= first:
-                wanted.append((form, offset))
-        if not wanted:
-            return {}
+        fold = self._fold
+        crowded = crowding(text)
+        per_pattern: dict[int, int] = {}
+        for form, _ in hits:
+            if form != fold:
+                owner = self._owner[form]
+                per_pattern[owner] = per_pattern.get(owner, 0) + 1
+        out: Places = {index: None for index, count in per_pattern.items() if count > crowded}
+        if out:
+            hits = [(form, offset) for form, offset in hits if form == fold or self._owner[form] not in out]
         offsets: set[int] = set()
-        for form, offset in wanted:
+        for form, offset in hits:
             offsets.add(offset)
-            if ends and form != self._fold:
+            if ends and form != fold:
                 offsets.add(max(0, offset - self._reach[form]))
         chars = _char_offsets(text, data, offsets)
         regions: dict[int, list[tuple[int, int]]] = {}
-        for form, offset in wanted:
-            if form == self._fold:
+        for form, offset in hits:
+            if form == fold:
                 # The letter ends at a hit (Hyperscan) or begins at one (RE2); a match holding it began at
                 # most a form's reach before it.
                 letter = chars[offset] - 1 if ends else chars[offset]
                 for index in self._folding:
-                    if index >= first:
-                        low = max(0, letter - self._patterns[index].reach + 1)
-                        regions.setdefault(index, []).append((low, letter + 1))
+                    low = max(0, letter - self._patterns[index].reach + 1)
+                    regions.setdefault(index, []).append((low, letter + 1))
                 continue
             index = self._owner[form]
             if ends:
@@ -354,12 +374,30 @@ class Gate:
             else:
                 region = (chars[offset], chars[offset] + 1)
             regions.setdefault(index, []).append(region)
-        out: dict[int, list[int]] = {}
         for index, found in regions.items():
-            places = self._patterns[index].places(text, found)
-            if places:
+            if index not in out and (places := self._patterns[index].places(text, found)):
                 out[index] = places
         return out
+
+    def places_near(self, index: int, text: str, low: int, high: int) -> list[int]:
+        """Where pattern `index` can match in `text` with its gate's form reaching into `[low, high)`.
+
+        After an earlier pattern replaced `[low, high)`, these are the places the first scan could not
+        know of: a form reaching into new text begins at most its reach before it.
+        """
+        pattern = self._patterns[index]
+        return pattern.places(text, [(max(0, low - pattern.reach + 1), high)])
+
+
+CROWDED = 1024
+"""A pattern the gate found more than once per this many characters (and more than `FEW` times) is
+searched for in the whole text: Python-level work per place would cost more than the regex engine's scan."""
+FEW = 64
+
+
+def crowding(text: str) -> int:
+    """More hits (or replacements) than this in `text`, and the whole text is searched instead."""
+    return max(FEW, len(text) // CROWDED)
 
 
 class _Nothing:

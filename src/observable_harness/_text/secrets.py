@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
-from .secret_gate import ENGINE, ENGINES, Engine, Gate, GateForm, GateSpec, gate_for, relaxed
+from .secret_gate import ENGINE, ENGINES, Engine, Gate, GateForm, GateSpec, Places, crowding, gate_for, relaxed
 
 __all__ = [
     'DEFAULT_PATTERNS',
@@ -83,13 +83,17 @@ class SecretPattern:
     (see `GateForm`); between them they must match every match of `pattern`, and may match more. Empty:
     the gate looks for `starts` instead; a pattern with neither is run over the whole text."""
 
+    @property
+    def ignores_case(self) -> bool:
+        """Hints and starts are looked for in either case: `ignore_case_hints`, or a regex that ignores case."""
+        return self.ignore_case_hints or bool(self.pattern.flags & re.IGNORECASE)
+
     def gate_spec(self) -> GateSpec:
         """What the gate runs for this pattern: its forms (or its `starts`), and how it treats case."""
-        ignore_case = self.ignore_case_hints or bool(self.pattern.flags & re.IGNORECASE)
         forms = self.gate
-        if not forms and (derived := relaxed(self.starts, ignore_case=ignore_case)) is not None:
+        if not forms and (derived := relaxed(self.starts, ignore_case=self.ignores_case)) is not None:
             forms = (derived,)
-        return GateSpec(forms, self.starts, ignore_case)
+        return GateSpec(forms, self.starts, self.ignores_case)
 
 
 def _p(pattern: str, flags: int = 0) -> re.Pattern[str]:
@@ -135,7 +139,7 @@ _GITHUB = ('ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_')
 # bounded (a form must have a reach), and where the exact repeat is not, a second form matches what
 # the first leaves out, up to its bound.
 _SPACE = r'[\t-\r\x1c-\x20\x80-\xff]'
-"""`\s` as a str pattern reads it: ASCII white space, and any byte of a non-ASCII character."""
+"""`\\s` as a str pattern reads it: ASCII white space, and any byte of a non-ASCII character."""
 _NAMES_FORM = '(?:' + '|'.join(re.escape(name) for name in _ASSIGNED_NAMES) + ')'
 _LONGEST_NAME = max(len(name) for name in _ASSIGNED_NAMES)
 _SPACES = 16
@@ -143,7 +147,7 @@ _SPACES = 16
 _URL_PART = 128
 """Bytes of a URL's user or password part that the first form allows."""
 _URL_USER = r'[^/:@\t-\r\x1c-\x20]'
-_URL_SECRET = r'[^@/\t-\r\x1c-\x20]'
+_URL_VALUE = r'[^@/\t-\r\x1c-\x20]'
 _BEARER_VALUE = r'[A-Za-z0-9._~+/=\x80-\xff-]'
 
 DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
@@ -280,9 +284,9 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
         hints=('://',),
         starts=('://',),
         gate=(
-            GateForm(f'://{_URL_USER}{{1,{_URL_PART}}}:{_URL_SECRET}{{1,{_URL_PART}}}@', reach=3 + 2 * _URL_PART + 2),
+            GateForm(f'://{_URL_USER}{{1,{_URL_PART}}}:{_URL_VALUE}{{1,{_URL_PART}}}@', reach=3 + 2 * _URL_PART + 2),
             GateForm(f'://{_URL_USER}{{{_URL_PART + 1}}}', reach=3 + _URL_PART + 1),
-            GateForm(f'://{_URL_USER}{{1,{_URL_PART}}}:{_URL_SECRET}{{{_URL_PART + 1}}}', reach=3 + 2 * _URL_PART + 2),
+            GateForm(f'://{_URL_USER}{{1,{_URL_PART}}}:{_URL_VALUE}{{{_URL_PART + 1}}}', reach=3 + 2 * _URL_PART + 2),
         ),
     ),
     SecretPattern(
@@ -300,7 +304,9 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
             GateForm(
                 f'{_NAMES_FORM}["\']?{_SPACE}{{0,{_SPACES}}}[:=]', reach=_LONGEST_NAME + _SPACES + 2, ignore_case=True
             ),
-            GateForm(f'{_NAMES_FORM}["\']?{_SPACE}{{{_SPACES + 1}}}', reach=_LONGEST_NAME + _SPACES + 2, ignore_case=True),
+            GateForm(
+                f'{_NAMES_FORM}["\']?{_SPACE}{{{_SPACES + 1}}}', reach=_LONGEST_NAME + _SPACES + 2, ignore_case=True
+            ),
         ),
     ),
     SecretPattern(
@@ -338,7 +344,14 @@ class ScrubResult(Generic[T]):
         return sum(self.counts.values())
 
 
-def _replacer(secret: SecretPattern, counts: dict[str, int]) -> Callable[[re.Match[str]], str]:
+Edit = tuple[int, int, int]
+"""A replacement: start and end of the replaced text, and the length of what replaced it."""
+
+
+def _replacer(
+    secret: SecretPattern, counts: dict[str, int], edits: list[Edit] | None = None
+) -> Callable[[re.Match[str]], str]:
+    """The `sub` callback for `secret`: counts what it replaces, and notes where in `edits` (when given)."""
     placeholder = _PLACEHOLDER.format(kind=secret.kind)
     groups = secret.value_groups or (secret.group,)
 
@@ -352,9 +365,12 @@ def _replacer(secret: SecretPattern, counts: dict[str, int]) -> Callable[[re.Mat
                 return match.group(0)
             counts[secret.kind] = counts.get(secret.kind, 0) + 1
             start, end = match.span(group)
-            whole_start = match.start()
+            whole_start, whole_end = match.span()
             text = match.group(0)
-            return text[: start - whole_start] + placeholder + text[end - whole_start :]
+            replaced = text[: start - whole_start] + placeholder + text[end - whole_start :]
+            if edits is not None:
+                edits.append((whole_start, whole_end, len(replaced)))
+            return replaced
         return match.group(0)
 
     return replace
@@ -451,24 +467,26 @@ def _sub_at_starts(secret: SecretPattern, hints: _HintSearch, replace: Callable[
     """
     text = hints.text
     haystack = text
-    cased = any(start.lower() != start.upper() for start in secret.starts)
-    if secret.ignore_case_hints and cased:
+    ignore_case = secret.ignores_case and any(start.lower() != start.upper() for start in secret.starts)
+    if ignore_case:
         haystack = hints.lower()
         if len(haystack) != len(text):
             return secret.pattern.sub(replace, text)
     places: set[int] = set()
+    crowded = crowding(text)
     for start in secret.starts:
-        start = start.lower() if secret.ignore_case_hints else start
+        start = start.lower() if ignore_case else start
         place = haystack.find(start)
         while place != -1:
             places.add(place)
+            if len(places) > crowded:
+                # A start found everywhere (`--` in runs of dashes): the regex's own scan is cheaper.
+                return secret.pattern.sub(replace, text)
             place = haystack.find(start, place + 1)
     return _sub_at(secret.pattern, text, sorted(places), replace)
 
 
-def _sub_at(
-    pattern: re.Pattern[str], text: str, places: Sequence[int], replace: Callable[[re.Match[str]], str]
-) -> str:
+def _sub_at(pattern: re.Pattern[str], text: str, places: Sequence[int], replace: Callable[[re.Match[str]], str]) -> str:
     """`pattern.sub(replace, text)` for a pattern that can match only at `places` (sorted)."""
     pieces: list[str] = []
     done = 0
@@ -484,6 +502,38 @@ def _sub_at(
         return text
     pieces.append(text[done:])
     return ''.join(pieces)
+
+
+def _after_edits(gate: Gate, places: Places, text: str, edits: Sequence[Edit], first: int, count: int) -> Places:
+    """The places of patterns `first` on, in `text` after `edits`: moved with the text, dropped where it was
+    replaced, and looked for again next to each replacement, where the new text may make new matches."""
+    out: Places = {index: at for index, at in places.items() if index < first}
+    crowded = len(edits) > crowding(text)
+    for index in range(first, count):
+        if not gate.gated(index):
+            continue
+        old = places.get(index, [])
+        if old is None or crowded:
+            out[index] = None  # too many to follow one by one: search the whole text
+            continue
+        moved: list[int] = []
+        edit = 0
+        shift = 0
+        for place in old:
+            while edit < len(edits) and edits[edit][1] <= place:
+                start, end, length = edits[edit]
+                shift += length - (end - start)
+                edit += 1
+            if edit < len(edits) and edits[edit][0] <= place:
+                continue  # inside replaced text: gone
+            moved.append(place + shift)
+        shift = 0
+        for start, end, length in edits:
+            moved += gate.places_near(index, text, start + shift, start + shift + length)
+            shift += length - (end - start)
+        if moved:
+            out[index] = sorted(set(moved))
+    return out
 
 
 _broken_engines: set[Engine] = set()
@@ -521,6 +571,7 @@ class Scrubber:
 
     _secrets: tuple[SecretPattern, ...] = field(init=False, repr=False, compare=False)
     _specs: tuple[GateSpec, ...] = field(init=False, repr=False, compare=False)
+    _compiled: list[Gate | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.engine != 'auto' and self.engine not in ENGINES:
@@ -531,9 +582,17 @@ class Scrubber:
         secrets = (*self.patterns, *self.extra)
         object.__setattr__(self, '_secrets', secrets)
         object.__setattr__(self, '_specs', tuple(secret.gate_spec() for secret in secrets))
+        object.__setattr__(self, '_compiled', [])
 
     def _gate(self) -> Gate | None:
         """The compiled gate for these patterns (compiled on first use), or `None` for the python engine."""
+        if self._compiled:
+            return self._compiled[0]
+        gate = self._find_gate()
+        self._compiled[:] = [gate]
+        return gate
+
+    def _find_gate(self) -> Gate | None:
         candidates = ENGINES[ENGINES.index(ENGINE) :] if self.engine == 'auto' else (self.engine,)
         for engine in candidates:
             if engine == 'python':
@@ -561,34 +620,30 @@ class Scrubber:
             return self._scrub_everywhere(text)
         counts: dict[str, int] = {}
         secrets = self._secrets
-        first = 0
-        data = utf8
-        while first < len(secrets):
-            if data is None:
-                data = text.encode('utf-8', 'surrogatepass')
-            places = gate.places(text, data, first)
-            hints: _HintSearch | None = None
-            for index in range(first, len(secrets)):
-                secret = secrets[index]
-                if gate.gated(index):
-                    at = places.get(index)
-                    if not at:
-                        continue
-                    before = counts.get(secret.kind, 0)
-                    replaced = _sub_at(secret.pattern, text, at, _replacer(secret, counts))
-                else:
-                    hints = hints or _HintSearch(text)
-                    if secret.hints and not any(hints.occurs(hint, secret.ignore_case_hints) for hint in secret.hints):
-                        continue
-                    before = counts.get(secret.kind, 0)
-                    replaced = secret.pattern.sub(_replacer(secret, counts), text)
-                if counts.get(secret.kind, 0) != before:
-                    # The later patterns see the text with this one's secrets replaced, as they would
-                    # without a gate; the gate looks at the new text for them.
-                    text, data, first = replaced, None, index + 1
-                    break
+        places = gate.places(text, text.encode('utf-8', 'surrogatepass') if utf8 is None else utf8)
+        hints: _HintSearch | None = None
+        last = len(secrets) - 1
+        for index, secret in enumerate(secrets):
+            gated = gate.gated(index)
+            if gated and index not in places:
+                continue
+            if not gated:
+                hints = hints or _HintSearch(text)
+                if secret.hints and not any(hints.occurs(hint, secret.ignores_case) for hint in secret.hints):
+                    continue
+            edits: list[Edit] = []
+            replace = _replacer(secret, counts, edits if index < last else None)
+            if gated and (at := places[index]) is not None:
+                replaced = _sub_at(secret.pattern, text, at, replace)
             else:
-                break
+                replaced = secret.pattern.sub(replace, text)
+            if index == last:
+                text = replaced
+            elif edits:
+                # The later patterns see the text with this one's secrets replaced, as they would without
+                # a gate: their places move with it, and the new text is looked at for new ones.
+                text, hints = replaced, None
+                places = _after_edits(gate, places, text, edits, index + 1, len(secrets))
         return ScrubResult(text, counts)
 
     def _scrub_everywhere(self, text: str) -> ScrubResult[str]:
@@ -596,7 +651,7 @@ class Scrubber:
         counts: dict[str, int] = {}
         hints = _HintSearch(text)
         for secret in self._secrets:
-            if secret.hints and not any(hints.occurs(hint, secret.ignore_case_hints) for hint in secret.hints):
+            if secret.hints and not any(hints.occurs(hint, secret.ignores_case) for hint in secret.hints):
                 continue
             before = counts.get(secret.kind, 0)
             replace = _replacer(secret, counts)
