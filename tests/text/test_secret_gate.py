@@ -17,7 +17,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from observable_harness._text.secret_gate import ENGINE, ENGINES, Engine, GateForm, case_variants, gate_for
+from observable_harness._text.scan import ENGINE, ENGINES, Engine, GateForm, case_variants, gate_for
 from observable_harness._text.secrets import DEFAULT_PATTERNS, Scrubber, SecretPattern
 from tests.text.test_secrets import _SECRETISH, AWS_KEY, DB_PASSWORD, DEPLOY_LOG, EVERYWHERE, GITHUB, JWT
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pydantic_ai import Agent
 
 from observable_harness import ToolOutputLimits
-from observable_harness._text.secret_gate import Engine
+from observable_harness._text.scan import Engine
 from observable_harness._text.secrets import _ASSIGNED_NAME, DEFAULT_PATTERNS, DEFAULT_SCRUBBER, ENGINES
 from observable_harness.bounded import CommandOutput, Condense, Offload, Retention, Scrubber, scrub, scrub_bytes
 from observable_harness.telemetry import names

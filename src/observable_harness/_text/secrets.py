@@ -22,7 +22,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
-from .secret_gate import ENGINE, ENGINES, Engine, Gate, GateForm, GateSpec, Places, crowding, gate_for, relaxed
+from .scan import (
+    ENGINE,
+    ENGINES,
+    Engine,
+    Gate,
+    GateForm,
+    GateSpec,
+    Places,
+    crowding,
+    gate_for,
+    mark_unusable,
+    relaxed,
+    usable,
+)
 
 __all__ = [
     'DEFAULT_PATTERNS',
@@ -536,10 +549,6 @@ def _after_edits(gate: Gate, places: Places, text: str, edits: Sequence[Edit], f
     return out
 
 
-_broken_engines: set[Engine] = set()
-"""Engines that failed to load or compile here (a CPU without the instructions Hyperscan needs, say)."""
-
-
 @dataclass(frozen=True)
 class Scrubber:
     """Replaces secrets with `[REDACTED:<kind>]` before a write; every write path in this package uses one.
@@ -597,14 +606,14 @@ class Scrubber:
         for engine in candidates:
             if engine == 'python':
                 return None
-            if engine in _broken_engines and self.engine == 'auto':
+            if not usable(engine) and self.engine == 'auto':
                 continue
             try:
                 return gate_for(self._specs, engine)
             except Exception:
                 if self.engine != 'auto':
                     raise
-                _broken_engines.add(engine)
+                mark_unusable(engine)
         return None
 
     def scrub(self, text: str, *, utf8: bytes | None = None) -> ScrubResult[str]:

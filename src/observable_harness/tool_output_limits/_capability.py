@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import anyio.to_thread
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.exceptions import UserError
 from pydantic_ai.messages import ToolCallPart, ToolReturn
@@ -20,7 +22,7 @@ from .._text.cut import TruncationStrategy
 from .._text.layout import Serializer, Tokenizer, utf8_size
 from .._text.paging import READ_TOOL_NAME
 from .._text.secrets import DEFAULT_SCRUBBER, Scrubber
-from ..storage import LocalFileStore, OverflowStore, scrub_before_write
+from ..storage import LocalFileStore, OverflowStore, report_redactions, scrub_before_write, scrub_utf8
 from . import _telemetry as telemetry
 from ._actions import Passthrough, Reduced, ReductionAction
 from ._bands import Band
@@ -114,6 +116,75 @@ class _Env:
             raise
         telemetry.report_spill_write(unit.tool_name, store_name, len(data))
         return handle
+
+    def begin_store(self, unit: Unit) -> Awaitable[str]:
+        store = self._limits.overflow_store
+        job = _SpillJob(unit, self._limits.scrubber, store)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # another event loop (trio): the job runs when the handle is awaited
+            started = None
+        else:
+            # Submitted now, not when first awaited: the worker scrubs and writes while the caller builds
+            # the stand-in on the loop.
+            started = loop.run_in_executor(None, job.run)
+        return self._finish_store(unit, store, job, started)
+
+    async def _finish_store(
+        self, unit: Unit, store: OverflowStore, job: _SpillJob, started: asyncio.Future[None] | None
+    ) -> str:
+        if started is None:
+            await anyio.to_thread.run_sync(job.run)
+        else:
+            await started
+        if job.counts:
+            report_redactions(job.counts)
+        store_name = type(store).__name__
+        try:
+            if job.failure is not None:
+                raise job.failure
+            handle = job.handle if job.handle is not None else await store.write(unit.key, job.data)
+        except Exception as error:
+            telemetry.report_spill_failure(store_name, type(error).__name__)
+            raise
+        telemetry.report_spill_write(unit.tool_name, store_name, len(job.data))
+        return handle
+
+
+class _SpillJob:
+    """What a spill does off the event loop: encode, hash, scrub, and write when the store can from a thread."""
+
+    __slots__ = ('counts', 'data', 'failure', 'handle', 'scrubber', 'unit', 'write')
+
+    def __init__(self, unit: Unit, scrubber: Scrubber | None, store: OverflowStore) -> None:
+        self.unit = unit
+        self.scrubber = scrubber
+        # Only LocalFileStore's own write is known to be safe to call from a thread; a subclass that
+        # overrides `write` (or any other store) is written through its async `write` on the loop.
+        self.write: Callable[[str, bytes], str] | None = None
+        if isinstance(store, LocalFileStore) and type(store).write is LocalFileStore.write:
+            self.write = store.write_from_thread
+        self.data = b''
+        self.counts: Mapping[str, int] = {}
+        self.handle: str | None = None
+        self.failure: Exception | None = None
+
+    def run(self) -> None:
+        unit = self.unit
+        data = unit.data
+        _ = unit.content_hash  # the decision reports it; hashed here, not on the loop
+        text = unit.text
+        if text is not None:
+            data, self.counts = scrub_utf8(self.scrubber, text, data)
+        elif self.scrubber is not None:
+            scrubbed = self.scrubber.scrub_bytes(data)  # bytes may still be text that holds a secret
+            data, self.counts = scrubbed.text, scrubbed.counts
+        self.data = data
+        if self.write is not None:
+            try:
+                self.handle = self.write(unit.key, data)
+            except Exception as error:
+                self.failure = error
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -12,7 +13,7 @@ from .._text.salient import salient_excerpt
 from ._actions import Reduced, ReductionAction, ReductionEnv
 from ._payload import Unit
 
-__all__ = ['Spill', 'render_stand_in']
+__all__ = ['Spill', 'render_stand_in', 'stand_in_body', 'stand_in_header']
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,17 @@ class Spill(ReductionAction):
             object.__setattr__(self, 'preview', TruncationStrategy(self.preview))
 
     async def apply(self, unit: Unit, env: ReductionEnv) -> Reduced:
-        handle = await env.store(unit, unit.data)  # a store failure propagates, so that `then` takes over
-        stand_in = render_stand_in(
-            unit, handle, preview_chars=self.preview_chars, read_tool_name=env.read_tool_name, preview=self.preview
-        )
+        # The payload is scrubbed, hashed and written on a worker thread while the preview is built here;
+        # only the header waits for the handle. A store failure propagates, so that `then` takes over.
+        pending = env.begin_store(unit)
+        try:
+            body = stand_in_body(unit, preview_chars=self.preview_chars, preview=self.preview)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await pending  # never leave the write unawaited
+            raise
+        handle = await pending
+        stand_in = '\n'.join([stand_in_header(unit, handle, env.read_tool_name), *body])
         return Reduced(stand_in, 'spill', handle=handle)
 
 
@@ -69,19 +77,34 @@ def render_stand_in(
     A header with the total size and the handle, how to read it back, a one-line shape sketch for
     structured values, and a head+tail preview.
     """
+    body = stand_in_body(unit, preview_chars=preview_chars, preview=preview)
+    return '\n'.join([stand_in_header(unit, handle, read_tool_name), *body])
+
+
+def stand_in_header(unit: Unit, handle: str, read_tool_name: str) -> str:
+    """The stand-in's first line: what was stored, its size, how to read it back (the part that needs the handle)."""
     if unit.text is None:
         media = unit.value.media_type if isinstance(unit.value, BinaryContent) else 'application/octet-stream'
         return (
             f'[Binary output of {unit.tool_name} ({len(unit.data):,} bytes, {media}) was stored whole; '
             f'it cannot be shown as text here. {read_instructions(read_tool_name, handle)}]'
         )
-    text = unit.text
     # No line count here: counting a megabyte's newlines costs as much as storing it, and the first
     # read-back page states the total anyway.
-    header = (
-        f'[Output of {unit.tool_name} stored whole: {len(text):,} chars. {read_instructions(read_tool_name, handle)}]'
+    return (
+        f'[Output of {unit.tool_name} stored whole: {len(unit.text):,} chars. '
+        f'{read_instructions(read_tool_name, handle)}]'
     )
-    parts = [header]
+
+
+def stand_in_body(
+    unit: Unit, *, preview_chars: int, preview: TruncationStrategy = TruncationStrategy.salient
+) -> list[str]:
+    """The stand-in's lines under its header: a shape sketch for structured values, and the preview."""
+    if unit.text is None:
+        return []
+    text = unit.text
+    parts: list[str] = []
     sketch = unit.sketch()
     if sketch:
         parts.append(f'Shape: {sketch}')
@@ -104,4 +127,4 @@ def render_stand_in(
         parts.append(f'[… {len(text) - head - tail:,} chars not shown; read them back with the handle …]')
         if tail:
             parts.append(text[len(text) - tail :])
-    return '\n'.join(parts)
+    return parts

@@ -1,4 +1,6 @@
-"""The one-pass gate in front of the exact secret regexes: where in a text a secret can begin at all.
+"""One pass of a multi-pattern engine over a text's bytes: the secret gate, and where literals first occur.
+
+The gate in front of the exact secret regexes says where in a text a secret can begin at all.
 
 Python's regex engine tries a pattern at every position of a text, one pattern at a time; a megabyte of
 output and some twenty patterns cost tens of milliseconds, nearly all of it spent proving that nothing
@@ -37,7 +39,10 @@ __all__ = [
     'Places',
     'case_variants',
     'crowding',
+    'first_occurrences',
+    'mark_unusable',
     'relaxed',
+    'usable',
 ]
 
 Engine: TypeAlias = Literal['hyperscan', 're2', 'python']
@@ -135,16 +140,18 @@ class _Hyperscan:
 
     reports_ends = True
 
-    def __init__(self, forms: Sequence[GateForm]) -> None:
+    def __init__(self, forms: Sequence[GateForm], *, first_only: bool = False) -> None:
         hyperscan = importlib.import_module('hyperscan')
         self._module: Any = hyperscan
         database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        single = hyperscan.HS_FLAG_SINGLEMATCH if first_only else 0
         database.compile(
             expressions=[form.regex.encode('ascii') for form in forms],
             ids=list(range(len(forms))),
             elements=len(forms),
             flags=[
-                hyperscan.HS_FLAG_DOTALL | (hyperscan.HS_FLAG_CASELESS if form.ignore_case else 0) for form in forms
+                hyperscan.HS_FLAG_DOTALL | single | (hyperscan.HS_FLAG_CASELESS if form.ignore_case else 0)
+                for form in forms
             ],
         )
         self._database: Any = database
@@ -405,6 +412,46 @@ class _Nothing:
 
     def scan(self, data: bytes) -> list[tuple[int, int]]:
         return []
+
+
+@lru_cache(maxsize=8)
+def _literal_scanner(literals: tuple[str, ...]) -> _Hyperscan:
+    forms = [GateForm(re.escape(literal), reach=len(literal)) for literal in literals]
+    return _Hyperscan(forms, first_only=True)
+
+
+def first_occurrences(text: str, literals: tuple[str, ...], begin: int, end: int) -> dict[str, int] | None:
+    """Where each of `literals` (ASCII) first begins in `text[begin:end]`, found in one scan.
+
+    `None` when there is no engine for it (no Hyperscan) or the text is not ASCII (its bytes would need
+    encoding and their offsets mapping back, which costs what the scan saves): then search each literal.
+    """
+    if not usable('hyperscan') or not text.isascii():
+        return None
+    try:
+        scanner = _literal_scanner(literals)
+    except Exception:
+        mark_unusable('hyperscan')
+        return None
+    found: dict[str, int] = {}
+    for index, stop in scanner.scan(text[begin:end].encode('ascii')):
+        literal = literals[index]
+        found[literal] = begin + stop - len(literal)
+    return found
+
+
+_unusable: set[Engine] = set()
+"""Engines that failed to load or compile here (a CPU without the instructions Hyperscan needs, say)."""
+
+
+def usable(engine: Engine) -> bool:
+    """Installed, and not found broken here."""
+    return engine in ENGINES and engine not in _unusable
+
+
+def mark_unusable(engine: Engine) -> None:
+    """`engine` failed to load or compile: from now on `auto` passes it over."""
+    _unusable.add(engine)
 
 
 @lru_cache(maxsize=32)
