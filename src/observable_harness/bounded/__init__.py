@@ -6,7 +6,6 @@
 - `ReadGuard`: refuse whole-file reads and `cat`-style dumps before they run, and say what to use instead.
 - `Retention` / `CommandOutput`: keep the originals of probable failures, since a command cannot be paged.
 - `scrub` / `Scrubber`: secrets out before anything is written.
-- `observable-harness lint PATH...` (`lint_paths`): find tools that return unbounded or unmarked output.
 
 ```python
 from observable_harness import ToolOutputLimits
@@ -28,7 +27,6 @@ from .condense import Condense, Condensed, CondenseReport, Keep, condense
 from .guard import GuardDecision, ReadGuard, ReadTool, ShellTool
 from .levels import COLLAPSE_ENDS, DAILY, LEVELS, LONG_SESSION, PRODUCTION, Fate, Level, LevelName, get_level
 from .lines import RISK_ORDER, Classification, LineClass, classify_line, classify_lines
-from .lint import Finding, lint_paths, lint_source
 from .offload import NAVIGATION_PROMPT, NavigationSummary, Offload, Offloaded, navigation_summary, offload
 from .retention import CommandOutput, Retention, RetentionPolicy, RetentionRecord, probable_failure
 from .secrets import DEFAULT_SCRUBBER, Scrubber, ScrubResult, SecretPattern, scrub, scrub_bytes
@@ -48,7 +46,6 @@ __all__ = [
     'CondenseReport',
     'Condensed',
     'Fate',
-    'Finding',
     'GuardDecision',
     'Keep',
     'Level',
@@ -70,8 +67,6 @@ __all__ = [
     'classify_lines',
     'condense',
     'get_level',
-    'lint_paths',
-    'lint_source',
     'navigation_summary',
     'offload',
     'probable_failure',

@@ -1,0 +1,187 @@
+"""The well-known sources of tool output the linter follows, and the calls that only look at a value.
+
+Extend it per project with `[tool.observable-harness.lint]` (`command-sources`, `file-sources`, `bounds`).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    'ACCUMULATORS',
+    'CALLS',
+    'ERROR_TYPES',
+    'EXCLUDED_CALLS',
+    'FACTORY_CALLS',
+    'HANDOFF_CALLS',
+    'OPENERS',
+    'PROCESS_DATA_ATTRIBUTES',
+    'PROCESS_DATA_METHODS',
+    'PROJECT_BOUNDS',
+    'SAFE_METHODS',
+]
+
+CALLS: dict[str, tuple[str, str]] = {
+    # qualified name -> (kind, shape of what it returns)
+    'subprocess.run': ('command', 'result'),
+    'subprocess.check_output': ('command', 'data'),
+    'subprocess.getoutput': ('command', 'data'),
+    'subprocess.getstatusoutput': ('command', 'status'),
+    'subprocess.Popen': ('command', 'process'),
+    'os.popen': ('command', 'process'),
+    'asyncio.create_subprocess_exec': ('command', 'process'),
+    'asyncio.create_subprocess_shell': ('command', 'process'),
+    'asyncio.subprocess.create_subprocess_exec': ('command', 'process'),
+    'asyncio.subprocess.create_subprocess_shell': ('command', 'process'),
+    'anyio.run_process': ('command', 'result'),
+    'anyio.open_process': ('command', 'process'),
+    'trio.run_process': ('command', 'result'),
+    'invoke.run': ('command', 'result'),
+    'pexpect.run': ('command', 'data'),
+    'pexpect.spawn': ('command', 'process'),
+    'pexpect.spawnu': ('command', 'process'),
+    'pexpect.popen_spawn.PopenSpawn': ('command', 'process'),
+    'unstructured.partition.auto.partition': ('file', 'data'),
+}
+"""Calls whose result is output, by the name they are imported under."""
+
+FACTORY_CALLS: dict[str, str] = {
+    # qualified name -> kind of what its methods return
+    'markitdown.MarkItDown': 'file',
+    'docling.document_converter.DocumentConverter': 'file',
+    'pypdf.PdfReader': 'file',
+    'PyPDF2.PdfReader': 'file',
+    'PyPDF2.PdfFileReader': 'file',
+    'pdfplumber.open': 'file',
+    'fitz.open': 'file',
+    'pymupdf.open': 'file',
+    'docker.from_env': 'command',
+    'docker.DockerClient': 'command',
+    'paramiko.SSHClient': 'command',
+}
+"""Objects whose methods read documents or run commands (a converter, a PDF reader, a Docker client)."""
+
+OPENERS = frozenset(
+    {'open', 'io.open', 'codecs.open', 'aiofiles.open', 'gzip.open', 'bz2.open', 'lzma.open', 'os.fdopen'}
+)
+"""Calls that open a file; reading the handle whole is the source."""
+
+PROCESS_DATA_ATTRIBUTES = frozenset({'stdout', 'stderr', 'output', 'before', 'after', 'buffer', 'text'})
+PROCESS_DATA_METHODS = frozenset(
+    {'communicate', 'read', 'readlines', 'read_nonblocking', 'readall', 'decode', 'getvalue', 'result'}
+)
+SAFE_METHODS = frozenset(
+    {
+        'wait',
+        'poll',
+        'kill',
+        'terminate',
+        'close',
+        'flush',
+        'write',
+        'writelines',
+        'seek',
+        'tell',
+        'fileno',
+        'isatty',
+        'expect',
+        'sendline',
+        'send',
+        'drain',
+        'returncode',
+        'exists',
+        'is_file',
+        'is_dir',
+        'stat',
+        'count',
+        'index',
+        'find',
+        'rfind',
+        'startswith',
+        'endswith',
+        'isdigit',
+        'isspace',
+        'isalpha',
+        'isalnum',
+        'islower',
+        'isupper',
+        'keys',
+        '__len__',
+    }
+)
+"""Methods whose result says something about a value without carrying it (a count, a flag, a position)."""
+
+EXCLUDED_CALLS = frozenset(
+    {
+        'len',
+        'bool',
+        'int',
+        'float',
+        'hash',
+        'id',
+        'isinstance',
+        'issubclass',
+        'hasattr',
+        'callable',
+        'type',
+        'print',
+        'any',
+        'all',
+        'range',
+        'os.path.exists',
+        'os.path.isfile',
+        'os.path.isdir',
+        'os.path.getsize',
+        'os.stat',
+        'time.sleep',
+        'asyncio.sleep',
+        'logging.debug',
+        'logging.info',
+        'logging.warning',
+        'logging.error',
+        'logging.exception',
+    }
+)
+"""Calls whose result never carries the output given to them."""
+
+ACCUMULATORS = frozenset(
+    {'append', 'extend', 'insert', 'add', 'update', 'appendleft', 'extendleft', 'write', 'writelines', 'put'}
+)
+"""Methods that put a value into their receiver (a list, a buffer)."""
+
+HANDOFF_CALLS: dict[str, int] = {
+    # qualified name or `.method` -> index of the callable among the arguments; the rest are its arguments
+    'asyncio.to_thread': 0,
+    'anyio.to_thread.run_sync': 0,
+    'functools.partial': 0,
+    '.run_in_executor': 1,
+    '.submit': 0,
+    '.apply_async': 0,
+    'starlette.concurrency.run_in_threadpool': 0,
+}
+"""Calls that run a function elsewhere (a thread, an executor) and hand back what it returns."""
+
+PROJECT_BOUNDS = frozenset(
+    {
+        'observable_harness.bounded.condense',
+        'observable_harness.bounded.offload',
+        'observable_harness.bounded.navigation_summary',
+        'observable_harness.bounded.Condense',
+        'observable_harness.bounded.Offload',
+        'observable_harness.bounded.condense.condense',
+        'observable_harness.bounded.offload.offload',
+    }
+)
+"""This project's helpers that cap text and say what they cut."""
+
+ERROR_TYPES = frozenset(
+    {
+        'subprocess.CalledProcessError',
+        'subprocess.TimeoutExpired',
+        'subprocess.SubprocessError',
+        'CalledProcessError',
+        'TimeoutExpired',
+        'pexpect.TIMEOUT',
+        'pexpect.EOF',
+        'pexpect.ExceptionPexpect',
+    }
+)
+"""Exceptions that carry a command's output (`error.output`, `error.stdout`, `error.stderr`)."""
