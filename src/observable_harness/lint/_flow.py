@@ -95,6 +95,10 @@ def _names(node: ast.AST) -> frozenset[str]:
     return names
 
 
+def _identity(origin: Origin) -> tuple[str, str, int, str]:
+    return origin.kind, origin.source, origin.line, origin.path
+
+
 def _root_name(node: ast.AST) -> str:
     while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
         node = node.func if isinstance(node, ast.Call) else node.value
@@ -425,7 +429,12 @@ class Evaluator:
             state.size_checked = True
         if name:
             if name in state.env:
+                measured = {_identity(o) for o in state.env[name].origins if not o.bound and o.kind != 'param'}
                 state.env[name] = state.env[name].capped('small')
+                if measured:
+                    # the whole output is small, so is everything made from it (`shown` cut from `lines`)
+                    for other, value in state.env.items():
+                        state.env[other] = value.map(lambda o: o.capped('small') if _identity(o) in measured else o)
             state.capped[name] = 'param' if _names(limit) & self.param_names else 'fixed'
         return state
 
