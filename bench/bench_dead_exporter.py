@@ -4,7 +4,7 @@ Run with the bench interpreter: `bash bench/setup_env.sh` then `bench/.venv/bin/
 
 One "run" is a real pydantic-ai `Agent.run_sync` over `TestModel` (two model requests, one tool call)
 with pydantic-ai's instrumentation on, whose tool opens a `tool_output.reduce` span and records the
-decision metrics through the library's recorders, as a capability does. `telemetry.configure()` sets
+decision metrics through the library's recorders, as a capability does. `otel_setup.configure()` sets
 up each configuration in its own process (providers are once per process):
 
 - `no exporter`: the SDK with nothing to export to (the baseline);
@@ -42,12 +42,14 @@ def child(config: str, endpoint: str | None, runs: int, warmup: int) -> None:
     from pydantic_ai import Agent
     from pydantic_ai.models.test import TestModel
 
-    from observable_harness.telemetry import configure, instruments, names
+    from observable_harness.otel_setup import configure
+    from observable_harness.telemetry import current, names
 
     telemetry = configure(metrics_port=None, otlp_endpoint=endpoint, export_timeout=1.0, metric_export_interval=1.0)
-    decisions = instruments.Counter(names.DECISIONS)
-    sizes = instruments.Histogram(names.SIZE)
-    saved = instruments.Counter(names.BYTES_SAVED)
+    instrumentation = current()
+    decisions = instrumentation.counter(names.DECISIONS)
+    sizes = instrumentation.histogram(names.SIZE_CHARS)
+    saved = instrumentation.counter(names.BYTES_SAVED)
     agent = Agent(TestModel())
 
     @agent.tool_plain
@@ -60,9 +62,9 @@ def child(config: str, endpoint: str | None, runs: int, warmup: int) -> None:
             names.TOOL_OUTPUT_HANDLE: 'r1/c0.0',
             names.LOGFIRE_MSG: "spill fetch_logs: 52,013 chars → handle 'r1/c0.0'",
         }
-        with instruments.span(names.SPAN_REDUCE, attributes):
+        with instrumentation.span(names.SPAN_REDUCE, attributes):
             decisions.add(1, 'fetch_logs', 'spill', 'spill', False)
-            sizes.record(52_013, 'fetch_logs', 'chars')
+            sizes.record(52_013, 'fetch_logs')
             saved.add(51_010, 'fetch_logs', 'spill')
         return 'stand-in'
 

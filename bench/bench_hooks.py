@@ -39,7 +39,7 @@ from pydantic_ai.tools import RunContext, ToolDefinition
 from pydantic_ai.usage import RunUsage
 
 import observable_harness.tool_output_limits as ours
-from observable_harness.telemetry import instruments
+from observable_harness.telemetry import Instrumentation, _instruments
 
 try:
     import pydantic_ai_harness as anchor_pkg
@@ -116,22 +116,21 @@ class Runner:
 
 
 class Telemetry:
-    """Switches our tracer between the no-op API default and a real SDK provider, in one process."""
+    """Switches what our capabilities report to between the no-op API providers and a real SDK, in one process."""
 
     def __init__(self) -> None:
         self.exporter = InMemorySpanExporter()
-        self.provider = TracerProvider()
-        self.provider.add_span_processor(SimpleSpanProcessor(self.exporter))
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(self.exporter))
         self.reader = InMemoryMetricReader()
-        metrics.set_meter_provider(MeterProvider(metric_readers=[self.reader]))
-        self.noop = trace.NoOpTracer()
-        self.sdk_tracer = self.provider.get_tracer('observable_harness')
+        self.sdk = Instrumentation(provider, MeterProvider(metric_readers=[self.reader]))
+        self.noop = Instrumentation(trace.NoOpTracerProvider(), metrics.NoOpMeterProvider())
 
     def on(self) -> None:
-        instruments._tracer = self.sdk_tracer
+        _instruments._default = self.sdk
 
     def off(self) -> None:
-        instruments._tracer = self.noop
+        _instruments._default = self.noop
 
     def collect(self) -> float:
         start = time.perf_counter()

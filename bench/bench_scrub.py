@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.traffic import FILES, traffic_dir  # noqa: E402
 
-from observable_harness.bounded.secrets import DEFAULT_PATTERNS, Scrubber  # noqa: E402
+from observable_harness._text.secrets import DEFAULT_PATTERNS, Scrubber  # noqa: E402
 
 DEFAULT = Scrubber()
 EVERYWHERE = Scrubber(patterns=tuple(dataclasses.replace(p, hints=(), starts=()) for p in DEFAULT_PATTERNS))

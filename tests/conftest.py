@@ -1,4 +1,4 @@
-"""Shared fixtures: the real OpenTelemetry SDK with in-memory exporters, installed once per process.
+"""Shared fixtures: the real OpenTelemetry SDK with in-memory exporters, fresh for each test that asks.
 
 Also the hypothesis profiles: `quick` (the default, so `make test` stays fast) and `thorough` (at least
 10,000 examples per property, `HYPOTHESIS_PROFILE=thorough`, run by `bench/reliability.py`). Tests that
@@ -25,13 +25,7 @@ def anyio_backend() -> str:
     return 'asyncio'
 
 
-@pytest.fixture(scope='session')
-def _otel_session() -> OTelHarness:
-    return install_otel()
-
-
 @pytest.fixture
-def otel(_otel_session: OTelHarness) -> OTelHarness:
-    """The process-wide SDK harness with spans cleared and a metric baseline taken for this test."""
-    _otel_session.reset()
-    return _otel_session
+def otel() -> OTelHarness:
+    """Fresh global SDK providers with in-memory exporters, for this test alone."""
+    return install_otel()

@@ -1,7 +1,8 @@
 """A real OpenTelemetry SDK set up with in-memory exporters, plus helpers to read what reached it.
 
-The global providers can be set once per process, so the harness is installed once and each test
-reads spans since its own start and metric *deltas* against a baseline it takes first.
+Each test that asks for it gets fresh global providers (OpenTelemetry's own test utilities reset the
+"set once" guards), and the library's `Instrumentation` binds to them on its next recording, starting
+its series from zero. So a test reads exactly the spans and metric values its own runs produced.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from opentelemetry.sdk.metrics.export import (
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.test.globals_test import reset_metrics_globals, reset_trace_globals
 
 from observable_harness.telemetry import names
 
@@ -106,18 +108,40 @@ class OTelHarness:
         return [p for p in self.points() if p.name == name]
 
 
-_harness: OTelHarness | None = None
-
-
 def install_otel() -> OTelHarness:
-    """Install SDK providers with in-memory exporters as the global providers (once per process)."""
-    global _harness
-    if _harness is None:
-        exporter = InMemorySpanExporter()
-        tracer_provider = TracerProvider()
-        tracer_provider.add_span_processor(SimpleSpanProcessor(exporter))
-        trace.set_tracer_provider(tracer_provider)
-        reader = InMemoryMetricReader()
-        metrics.set_meter_provider(MeterProvider(metric_readers=[reader]))
-        _harness = OTelHarness(exporter, reader)
-    return _harness
+    """Install fresh SDK providers with in-memory exporters as the global providers."""
+    reset_trace_globals()
+    reset_metrics_globals()
+    exporter = InMemorySpanExporter()
+    tracer_provider = TracerProvider()
+    tracer_provider.add_span_processor(SimpleSpanProcessor(exporter))
+    trace.set_tracer_provider(tracer_provider)
+    reader = InMemoryMetricReader()
+    metrics.set_meter_provider(MeterProvider(metric_readers=[reader]))
+    return OTelHarness(exporter, reader)
+
+
+class _BrokenTracer(trace.NoOpTracer):
+    def start_span(self, *args: Any, **kwargs: Any) -> trace.Span:
+        raise RuntimeError('exporter exploded')
+
+    def start_as_current_span(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError('exporter exploded')
+
+
+class _BrokenTracerProvider(trace.NoOpTracerProvider):
+    def get_tracer(self, *args: Any, **kwargs: Any) -> trace.Tracer:
+        return _BrokenTracer()
+
+
+class _BrokenMeterProvider(metrics.NoOpMeterProvider):
+    def get_meter(self, *args: Any, **kwargs: Any) -> metrics.Meter:
+        raise RuntimeError('meter exploded')
+
+
+def install_broken_otel() -> None:
+    """Global providers that raise at every call: an SDK (or a wrapper around one) gone wrong."""
+    reset_trace_globals()
+    reset_metrics_globals()
+    trace.set_tracer_provider(_BrokenTracerProvider())
+    metrics.set_meter_provider(_BrokenMeterProvider())

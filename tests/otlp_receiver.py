@@ -42,6 +42,7 @@ class ReceivedSpan:
     span: Span
     scope: str
     resource: dict[str, Any]
+    scope_version: str = ''
 
     @property
     def name(self) -> str:
@@ -73,7 +74,10 @@ class Received:
             for resource_spans in request.resource_spans:
                 resource = attributes(resource_spans.resource.attributes)
                 for scope_spans in resource_spans.scope_spans:
-                    out.extend(ReceivedSpan(s, scope_spans.scope.name, resource) for s in scope_spans.spans)
+                    out.extend(
+                        ReceivedSpan(s, scope_spans.scope.name, resource, scope_spans.scope.version)
+                        for s in scope_spans.spans
+                    )
         return out
 
     def metrics(self) -> list[Metric]:

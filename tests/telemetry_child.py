@@ -1,7 +1,5 @@
-"""A separate process that calls `telemetry.configure()` and feeds the real recorders.
-
-OpenTelemetry's global providers can be set once per process and the test session already holds the
-in-memory harness (`tests/otel.py`), so everything that exercises `configure()` runs here instead:
+"""Workloads that feed the real recorders (every catalog metric, the spans' shapes, real traffic sizes),
+and a process that runs them behind `otel_setup.configure()` for a real Prometheus to scrape:
 
     python -m tests.telemetry_child --configure '{"metrics_port": 0}' --workload catalog --serve
 
@@ -22,8 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from observable_harness.telemetry import instruments, names
-from observable_harness.telemetry.instruments import LabelValue
+from observable_harness.telemetry import LabelValue, current, names
 from tests.traffic import traffic_dir
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +38,6 @@ LABEL_VALUES: dict[str, LabelValue] = {
     'store': 'LocalFileStore',
     'model': 'test',
     'type': 'input',
-    'size_unit': 'chars',
     'reminder': 'goal_reanchor',
     'kind': 'llm',
     'placed': True,
@@ -65,7 +61,7 @@ EXTRA_SERIES: dict[str, list[tuple[float, tuple[LabelValue, ...]]]] = {
     names.READS.name: [(1, ('miss',)), (2, ('hit',))],
     names.REMINDERS_CACHE_POINTS.name: [(1, (False, 'no_content'))],
     names.REMINDERS_FIRED.name: [(2, ('goal_reanchor', 'goal_reanchor'))],
-    names.BAND_THRESHOLD.name: [(50_000, ('fetch_logs', 'summarize', 'chars', 'triage'))],
+    names.BAND_THRESHOLD_CHARS.name: [(50_000, ('fetch_logs', 'summarize', 'triage'))],
 }
 
 _SIZES = (300.0, 3_000.0, 30_000.0)
@@ -75,27 +71,23 @@ def _labels(spec: names.MetricSpec) -> tuple[LabelValue, ...]:
     return tuple(LABEL_VALUES[label] for label in spec.labels)
 
 
-_COUNTERS = {spec.name: instruments.Counter(spec) for spec in names.ALL_METRICS if spec.kind == 'counter'}
-_HISTOGRAMS = {spec.name: instruments.Histogram(spec) for spec in names.ALL_METRICS if spec.kind == 'histogram'}
-_GAUGES = {spec.name: instruments.Gauge(spec) for spec in names.ALL_METRICS if spec.kind == 'gauge'}
-
-
 def catalog() -> None:
     """Record every metric in `names.ALL_METRICS` through the library's own recorders."""
+    instrumentation = current()
     for spec in names.ALL_METRICS:
         labels = _labels(spec)
         extras = EXTRA_SERIES.get(spec.name, ())
         if spec.kind == 'counter':
-            counter = _COUNTERS[spec.name]
+            counter = instrumentation.counter(spec)
             counter.add(10, *labels)
             for amount, extra in extras:
                 counter.add(amount, *extra)
         elif spec.kind == 'histogram':
             scale = 1e-5 if spec.unit == 's' else 1.0
             for size in _SIZES:
-                _HISTOGRAMS[spec.name].record(size * scale, *labels)
+                instrumentation.histogram(spec).record(size * scale, *labels)
         else:
-            gauge = _GAUGES[spec.name]
+            gauge = instrumentation.gauge(spec)
             gauge.set(10_000, *labels)
             for value, extra in extras:
                 gauge.set(value, *extra)
@@ -139,10 +131,10 @@ def traffic_sizes() -> dict[str, list[int]]:
 
 
 def traffic() -> None:
-    histogram = _HISTOGRAMS[names.SIZE.name]
+    histogram = current().histogram(names.SIZE_CHARS)
     for tool, samples in traffic_sizes().items():
         for size in samples:
-            histogram.record(size, tool, 'chars')
+            histogram.record(size, tool)
 
 
 # --- spans -----------------------------------------------------------------------------------------
@@ -183,9 +175,10 @@ INJECT_ATTRIBUTES: dict[str, Any] = {
 
 def spans() -> None:
     """One reduce span nested in an inject span, the shapes the capabilities emit."""
+    instrumentation = current()
     with (
-        instruments.span(names.SPAN_REMINDERS_INJECT, INJECT_ATTRIBUTES),
-        instruments.span(names.SPAN_REDUCE, REDUCE_ATTRIBUTES),
+        instrumentation.span(names.SPAN_REMINDERS_INJECT, INJECT_ATTRIBUTES),
+        instrumentation.span(names.SPAN_REDUCE, REDUCE_ATTRIBUTES),
     ):
         pass
 
@@ -202,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument('--tick', type=float, default=0.5)
     args = parser.parse_args(argv)
 
-    from observable_harness.telemetry import configure
+    from observable_harness.otel_setup import configure
 
     telemetry = configure(**json.loads(args.configure))
     for _ in range(args.repeat):

@@ -152,7 +152,7 @@ def test_cli_reads_a_live_metrics_endpoint(traffic_exposition: str, capsys: pyte
     ('source', 'message'),
     [
         ('/nonexistent/metrics.txt', 'could not read /nonexistent/metrics.txt'),
-        ('EMPTY', 'has no tool_output_size histogram'),
+        ('EMPTY', 'has no tool-output size histogram'),
         ('http://127.0.0.1:{closed}', 'could not reach'),
         ('http://127.0.0.1:{closed}/metrics', 'could not reach'),
     ],

@@ -79,15 +79,17 @@ def test_the_public_surface_carries_examples() -> None:
     documented = {where.rsplit('[', 1)[0] for where, _ in BLOCKS}
     for public in (
         'README.md',
-        'observable_harness.tool_output_limits.capability.ToolOutputLimits',
-        'observable_harness.tool_output_limits.bands.Band',
-        'observable_harness.tool_output_limits.bands.Spill',
-        'observable_harness.tool_output_limits.bands.Truncate',
-        'observable_harness.tool_output_limits.bands.Summarize',
-        'observable_harness.tool_output_limits.store.LocalFileStore',
-        'observable_harness.tool_output_limits.object_store.ObjectStore',
-        'observable_harness.system_reminders.capability.SystemReminders',
-        'observable_harness.system_reminders.reminders.Reminder',
+        'observable_harness.tool_output_limits._capability.ToolOutputLimits',
+        'observable_harness.tool_output_limits._bands.Band',
+        'observable_harness.tool_output_limits._spill.Spill',
+        'observable_harness.tool_output_limits._truncate.Truncate',
+        'observable_harness.tool_output_limits._summarize.Summarize',
+        'observable_harness.storage._local.LocalFileStore',
+        'observable_harness.storage._object.ObjectStore',
+        'observable_harness.system_reminders._capability.SystemReminders',
+        'observable_harness.system_reminders._reminders.Reminder',
+        'observable_harness.telemetry._instruments.Instrumentation',
+        'observable_harness.otel_setup.Telemetry',
     ):
         assert public in documented, public
 

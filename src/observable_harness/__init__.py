@@ -4,9 +4,8 @@ instruction fade from eating the context window, and report every decision throu
 
 from __future__ import annotations
 
+from ._version import __version__
 from .system_reminders import SystemReminders
 from .tool_output_limits import ToolOutputLimits
-
-__version__ = '0.1.0'
 
 __all__ = ['SystemReminders', 'ToolOutputLimits', '__version__']

@@ -1,7 +1,8 @@
-"""Calibrate `ToolOutputLimits` bands from the tool-output sizes your own agents produced (SPEC OPS-4).
+"""Calibrate `ToolOutputLimits` bands from the tool-output sizes your own agents produced.
 
-Every measured tool output lands in the `tool_output.size` histogram (labels `tool`, `size_unit`;
-power-of-two buckets from 256 to 4M). This module reads those buckets, from a saved `/metrics`
+Every measured tool output lands in a size histogram, `tool_output.size.chars` or
+`tool_output.size.tokens` by the unit the capability measures in (label `tool`; power-of-two buckets
+from 256 to 4M). This module reads those buckets, from a saved `/metrics`
 exposition, a live `/metrics` endpoint or a Prometheus server, and proposes one band per tool.
 
 The method, per tool and size unit:
@@ -31,9 +32,9 @@ reason for its threshold and the measured distribution above it.
 from observable_harness.calibration import parse_exposition, propose, render_python
 
 exposition = '''\\
-tool_output_size_bucket{tool="grep",size_unit="chars",le="4096.0"} 90
-tool_output_size_bucket{tool="grep",size_unit="chars",le="65536.0"} 100
-tool_output_size_bucket{tool="grep",size_unit="chars",le="+Inf"} 100
+tool_output_size_chars_bucket{tool="grep",le="4096.0"} 90
+tool_output_size_chars_bucket{tool="grep",le="65536.0"} 100
+tool_output_size_chars_bucket{tool="grep",le="+Inf"} 100
 '''
 [grep] = parse_exposition(exposition)
 print(render_python([propose(grep)], source='example'))
@@ -55,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from ._text.layout import CHARS_PER_TOKEN
 from .telemetry import names
 
 if TYPE_CHECKING:
@@ -73,11 +75,9 @@ __all__ = [
     'render_python',
 ]
 
-CHARS_PER_TOKEN = 4
-"""The library's token estimate; budgets given in characters convert with it for `tokens` histograms."""
-
-_BUCKET_SERIES = names.SIZE.exposed + '_bucket'
-_SUM_SERIES = names.SIZE.exposed + '_sum'
+_BUCKET_SERIES = {spec.exposed + '_bucket': unit for unit, spec in names.SIZE_BY_UNIT.items()}
+_SUM_SERIES = {spec.exposed + '_sum': unit for unit, spec in names.SIZE_BY_UNIT.items()}
+_SIZE_METRICS = ' or '.join(spec.exposed for spec in names.SIZE_BY_UNIT.values())
 
 
 class CalibrationError(Exception):
@@ -173,11 +173,11 @@ def _collect(
 ) -> list[SizeDistribution]:
     grouped: dict[tuple[str, str], dict[float, float]] = defaultdict(lambda: defaultdict(float))
     for labels, value in rows:
-        key = (labels.get('tool', ''), labels.get('size_unit', 'chars'))
+        key = (labels.get('tool', ''), labels['size_unit'])
         grouped[key][float(labels['le'])] += value
     totals: dict[tuple[str, str], float] = defaultdict(float)
     for labels, value in sums:
-        totals[(labels.get('tool', ''), labels.get('size_unit', 'chars'))] += value
+        totals[(labels.get('tool', ''), labels['size_unit'])] += value
     return [
         _distribution(tool, unit, dict(by_bound), totals.get((tool, unit)))
         for (tool, unit), by_bound in sorted(grouped.items())
@@ -200,10 +200,10 @@ def parse_exposition(text: str) -> list[SizeDistribution]:
     try:
         for family in parse(text):
             for sample in family.samples:
-                if sample.name == _BUCKET_SERIES:
-                    rows.append((dict(sample.labels), float(sample.value)))
-                elif sample.name == _SUM_SERIES:
-                    sums.append((dict(sample.labels), float(sample.value)))
+                if sample.name in _BUCKET_SERIES:
+                    rows.append(({**sample.labels, 'size_unit': _BUCKET_SERIES[sample.name]}, float(sample.value)))
+                elif sample.name in _SUM_SERIES:
+                    sums.append(({**sample.labels, 'size_unit': _SUM_SERIES[sample.name]}, float(sample.value)))
     except ValueError as error:
         raise CalibrationError(
             f'not a Prometheus exposition ({error}); save one with `curl <endpoint>/metrics`'
@@ -237,8 +237,14 @@ def query_prometheus(base_url: str, window: str = '7d', timeout: float = 30.0) -
         return [(item['metric'], float(item['value'][1])) for item in payload['data']['result']]
 
     # See the module docstring, step 1, for why max_over_time and not increase().
-    buckets = instant(f'sum by (tool, size_unit, le) (max_over_time({_BUCKET_SERIES}[{window}]))')
-    sums = instant(f'sum by (tool, size_unit) (max_over_time({_SUM_SERIES}[{window}]))')
+    buckets: list[tuple[dict[str, str], float]] = []
+    sums: list[tuple[dict[str, str], float]] = []
+    for series, unit in _BUCKET_SERIES.items():
+        found = instant(f'sum by (tool, le) (max_over_time({series}[{window}]))')
+        buckets += [({**labels, 'size_unit': unit}, value) for labels, value in found]
+    for series, unit in _SUM_SERIES.items():
+        found = instant(f'sum by (tool) (max_over_time({series}[{window}]))')
+        sums += [({**labels, 'size_unit': unit}, value) for labels, value in found]
     return _collect(buckets, sums)
 
 
@@ -257,9 +263,9 @@ def load(source: str, *, window: str = '7d', timeout: float = 30.0) -> list[Size
         distributions = parse_exposition(text)
     if not distributions:
         raise CalibrationError(
-            f'{source} has no {names.SIZE.exposed} histogram. Point it at an observable-harness metrics endpoint '
-            '(telemetry.configure() serves one) or a Prometheus that scrapes one, after agents have run with '
-            'ToolOutputLimits.'
+            f'{source} has no tool-output size histogram ({_SIZE_METRICS}). Point it at an observable-harness '
+            'metrics endpoint (otel_setup.configure() and `observable-harness demo` serve one) or a Prometheus '
+            'that scrapes one, after agents have run with ToolOutputLimits.'
         )
     return distributions
 

@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
+from observable_harness._text.levels import render_levels_markdown
+from observable_harness._text.lines import RISK_ORDER
 from observable_harness.bounded import (
     DAILY,
     LEVELS,
     LONG_SESSION,
     PRODUCTION,
-    RISK_ORDER,
     Fate,
     Level,
     LineClass,
     get_level,
 )
-from observable_harness.bounded.levels import render_levels_markdown
 
 DOC = Path(__file__).resolve().parents[2] / 'docs' / 'bounded.md'
 
@@ -59,8 +59,8 @@ def test_docs_carry_the_tables_generated_from_the_code() -> None:
     match = re.search(r'<!-- levels:start -->\n(.*?)<!-- levels:end -->', text, re.DOTALL)
     assert match, 'docs/bounded.md lost its <!-- levels:start --> ... <!-- levels:end --> section'
     assert match.group(1) == render_levels_markdown(), (
-        'docs/bounded.md level tables drifted from observable_harness.bounded.levels; paste the output of '
-        '`python -c "from observable_harness.bounded.levels import render_levels_markdown as r; print(r(), end=str())"`'
+        'docs/bounded.md level tables drifted from observable_harness._text.levels; paste the output of '
+        '`python -c "from observable_harness._text.levels import render_levels_markdown as r; print(r(), end=str())"`'
     )
 
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from observable_harness._text.lines import _PROGRESS, exit_status_of, is_section_header, line_shape
 from observable_harness.bounded import LineClass, classify_line, classify_lines
-from observable_harness.bounded.lines import _PROGRESS, exit_status_of, is_section_header, line_shape
 from tests.bounded.real_outputs import RealOutput
 
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from observable_harness._text.navigation import offload_key
 from observable_harness.bounded import navigation_summary, offload
-from observable_harness.bounded.offload import offload_key
 from tests.bounded.real_outputs import RealOutput
 
 EXPECTED_TOPICS = {

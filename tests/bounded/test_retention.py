@@ -8,9 +8,9 @@ import pickle
 
 import pytest
 
+from observable_harness._text.lines import classify_lines
 from observable_harness.bounded import CommandOutput, Retention, probable_failure
-from observable_harness.bounded.lines import classify_lines
-from observable_harness.bounded.retention import reported_exit_status
+from observable_harness.bounded._retention import reported_exit_status
 from observable_harness.telemetry import names
 from tests.bounded.real_outputs import RealOutput
 from tests.otel import OTelHarness

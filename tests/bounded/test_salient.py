@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from observable_harness.bounded.salient import salient_excerpt
+from observable_harness._text.salient import salient_excerpt
 
 GAP = re.compile(r'\[… ([\d,]+) lines? …\]')
 

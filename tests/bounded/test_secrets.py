@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from pydantic_ai import Agent
 
 from observable_harness import ToolOutputLimits
+from observable_harness._text.secrets import _ASSIGNED_NAME, DEFAULT_PATTERNS, DEFAULT_SCRUBBER
 from observable_harness.bounded import CommandOutput, Condense, Offload, Retention, Scrubber, scrub, scrub_bytes
-from observable_harness.bounded.secrets import _ASSIGNED_NAME, DEFAULT_PATTERNS, DEFAULT_SCRUBBER
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore
 from tests.agents import Script, call, done, respond

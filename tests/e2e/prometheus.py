@@ -23,6 +23,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -239,6 +240,19 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     env['PYTHONUNBUFFERED'] = '1'
     env.update(extra or {})
     return env
+
+
+def run_python(script: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
+    """`python -c script` from the repository root, in a clean environment (for what only a fresh interpreter shows)."""
+    return subprocess.run(
+        [sys.executable, '-c', script],
+        cwd=REPO_ROOT,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 @contextmanager

@@ -27,7 +27,7 @@ def test_calibrate_reads_prometheus_and_agrees_with_histogram_quantile() -> None
     with serving([*command, '--workload', 'traffic', '--serve']) as child:
         target = urllib.parse.urlsplit(child.ready['metrics_url']).netloc
         with running_prometheus([target]) as prometheus:
-            bucket = f'{names.SIZE.exposed}_bucket'
+            bucket = f'{names.SIZE_CHARS.exposed}_bucket'
             prometheus.wait_for(f'count(count by (tool) ({bucket})) == {len(measured)}')
             distributions = {d.tool: d for d in calibration.load(prometheus.url, window='10m')}
             assert set(distributions) == set(measured)

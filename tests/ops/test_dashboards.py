@@ -127,10 +127,13 @@ def test_size_distribution_is_a_heatmap_per_tool_with_percentiles_and_thresholds
     heatmap, percentiles = after_row
     assert heatmap['type'] == 'heatmap'
     assert heatmap['targets'][0]['format'] == 'heatmap'
-    assert 'tool_output_size_bucket' in heatmap['targets'][0]['expr']
+    assert 'tool_output_size_chars_bucket' in heatmap['targets'][0]['expr']
     exprs = [t['expr'] for t in percentiles['targets']]
-    assert [e.split(',')[0] for e in exprs[:3]] == [f'histogram_quantile({q}' for q in (0.5, 0.9, 0.99)]
-    assert any('tool_output_band_threshold' in e for e in exprs)
+    for expr, q in zip(exprs[:3], (0.5, 0.9, 0.99), strict=True):
+        # One series per unit the agents measure in, never a sum across characters and tokens.
+        assert expr.count(f'histogram_quantile({q},') == 2
+        assert 'tool_output_size_chars_bucket' in expr and 'tool_output_size_tokens_bucket' in expr
+    assert 'tool_output_band_threshold_chars' in exprs[3] and 'tool_output_band_threshold_tokens' in exprs[3]
 
 
 def test_every_query_and_alert_names_only_exposed_catalog_series_and_their_labels() -> None:
@@ -140,8 +143,8 @@ def test_every_query_and_alert_names_only_exposed_catalog_series_and_their_label
     # The checker does catch a wrong name or label (a test that cannot fail is a defect).
     assert unknown_names(['sum(rate(tool_output_decisions[5m]))'])
     assert unknown_names(['sum by (tool) (rate(tool_output_reads_total{tool="x"}[5m]))'])
-    assert [s.metric for s in selectors('sum by (le) (rate(tool_output_size_bucket{tool=~"a"}[5m]))')] == [
-        'tool_output_size_bucket'
+    assert [s.metric for s in selectors('sum by (le) (rate(tool_output_size_chars_bucket{tool=~"a"}[5m]))')] == [
+        'tool_output_size_chars_bucket'
     ]
 
 

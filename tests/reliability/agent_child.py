@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument('--serve', action='store_true')
     args = parser.parse_args(argv)
 
-    from observable_harness.telemetry import configure
+    from observable_harness.otel_setup import configure
 
     telemetry = configure(**json.loads(args.configure))
     with tempfile.TemporaryDirectory() as store_dir:

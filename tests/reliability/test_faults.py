@@ -45,7 +45,7 @@ from observable_harness import SystemReminders, ToolOutputLimits
 from observable_harness.system_reminders import LLMReminder
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore, ObjectStore, Summarize, Truncate, UnknownHandle
-from observable_harness.tool_output_limits.read_back import read_stored
+from observable_harness.tool_output_limits._read_tool import read_stored
 from tests.agents import Script, call, done, handle_in, respond, text_of, tool_returns
 from tests.e2e.prometheus import REPO_ROOT, clean_env, serving
 from tests.otel import OTelHarness
@@ -437,7 +437,7 @@ def test_an_otlp_endpoint_that_is_down_or_hangs_fails_no_run(endpoint: str) -> N
             if accepted is not None:
                 wait_until(lambda: bool(accepted), 'the exporter never tried the endpoint')
             # Everything was still recorded: the local endpoint has each decision, read and reminder.
-            samples = exposition(child)
+            samples = exposition(child.ready['metrics_url'])
             decisions = samples[names.DECISIONS.exposed]
             assert value_of(decisions, tool='fetch_logs', action='spill', outcome='spill', fallback='false') == RUNS
             assert value_of(samples[names.READS.exposed], outcome='hit') == RUNS

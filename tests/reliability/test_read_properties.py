@@ -37,22 +37,17 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, Text
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from observable_harness import ToolOutputLimits
+from observable_harness._text.paging import MAX_LIMIT, MAX_OUTPUT_CHARS, ROW_WIDTH, paginate
+from observable_harness.storage import MAX_HANDLE_CHARS
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import (
     ForbiddenHandle,
     InvalidHandle,
     LocalFileStore,
     UnknownHandle,
-    read_back,
 )
-from observable_harness.tool_output_limits.read_back import (
-    MAX_LIMIT,
-    MAX_OUTPUT_CHARS,
-    ROW_WIDTH,
-    paginate,
-    read_stored,
-)
-from observable_harness.tool_output_limits.store import MAX_HANDLE_CHARS
+from observable_harness.tool_output_limits._layouts import LayoutCache
+from observable_harness.tool_output_limits._read_tool import read_stored
 from tests.otel import install_otel
 
 CANARY = 'CANARY-outside-the-store-5d1e'
@@ -114,13 +109,9 @@ class Planted:
         )
 
 
-@pytest.fixture(scope='module', autouse=True)
-def every_read_through_the_layout_cache() -> Iterator[None]:
-    """Reads here are small; a cache that keeps even those (and only three) puts every read, hit or miss,
-    through the cached-layout path that large payloads take."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(read_back, '_LAYOUTS', read_back._Layouts(min_bytes=0, max_entries=3))
-        yield
+LAYOUTS = LayoutCache(min_bytes=0, max_entries=3)
+"""Reads here are small; a cache that keeps even those (and only three) puts every read, hit or miss,
+through the cached-layout path that large payloads take."""
 
 
 @pytest.fixture(scope='module')
@@ -273,7 +264,7 @@ def assert_safe_and_bounded(output: str, handle: str, pattern: str | None, limit
 def read_once(planted: Planted, handle: str, **kwargs: Any) -> str:
     harness = install_otel()
     harness.spans_exporter.clear()
-    output = planted.run(read_stored(planted.store, handle, **kwargs))
+    output = planted.run(read_stored(planted.store, handle, layouts=LAYOUTS, **kwargs))
     [span] = harness.spans(names.SPAN_READ)
     attributes = dict(span.attributes or {})
     assert attributes[names.TOOL_OUTPUT_READ_OUTCOME] in {'hit', 'miss', 'denied', 'invalid'}
@@ -388,7 +379,7 @@ def page_rendered(planted: Planted, handle: str, **kwargs: Any) -> tuple[list[li
     limit = kwargs.get('limit', 200)
     while offset is not None:
         assert len(pages) < 20_000, 'paging does not end'
-        output = planted.run(read_stored(planted.store, handle, offset=offset, **kwargs))
+        output = planted.run(read_stored(planted.store, handle, offset=offset, layouts=LAYOUTS, **kwargs))
         rows = assert_safe_and_bounded(output, handle, kwargs.get('pattern'), limit, planted)
         header, footer = output.split('\n', 1)[0], output.rsplit('\n', 1)[-1]
         totals = TOTALS.findall(header)
@@ -536,7 +527,7 @@ def test_a_misbehaving_store_never_breaks_a_read_or_leaks_its_message(
     planted: Planted, failure: type[BaseException] | None, returned: Any, handle: str, offset: int, pattern: str | None
 ) -> None:
     store = Misbehaving(failure, returned)
-    output = planted.run(read_stored(store, handle, offset=offset, pattern=pattern))
+    output = planted.run(read_stored(store, handle, offset=offset, pattern=pattern, layouts=LAYOUTS))
     assert output.startswith('[')
     assert '/srv/secret' not in output.replace(repr(handle), '').replace(repr(handle[:80] + '…'), '')
     if failure is not None:
@@ -586,6 +577,8 @@ def test_read_tool_result_never_fails_an_agent_run(
     assert_safe_and_bounded(answer.content, handle, pattern, limit, planted)
     # The model gets exactly what a direct read renders: the capability neither reduces nor rewrites it.
     direct = planted.run(
-        read_stored(planted.store, handle, offset=offset, limit=limit, from_end=from_end, pattern=pattern)
+        read_stored(
+            planted.store, handle, offset=offset, limit=limit, from_end=from_end, pattern=pattern, layouts=LAYOUTS
+        )
     )
     assert answer.content == direct

@@ -19,11 +19,12 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
+from observable_harness._text.cut import Cut, cut_text
+from observable_harness._text.salient import _WIDEST_GAP, HEAD_WINDOW, TAIL_WINDOW
+from observable_harness._text.words import shorten_middle
 from observable_harness.bounded import LineClass, classify_lines
-from observable_harness.bounded.salient import _WIDEST_GAP, HEAD_WINDOW, TAIL_WINDOW
 from observable_harness.tool_output_limits import Truncate, TruncationStrategy
-from observable_harness.tool_output_limits.bands import MIN_TRUNCATE_CHARS
-from observable_harness.tool_output_limits.truncate import Cut, cut_text
+from observable_harness.tool_output_limits._truncate import MIN_TRUNCATE_CHARS
 
 LOG_LINES = [
     '$ make test',
@@ -129,12 +130,8 @@ def first_nonblank(lines: list[str]) -> tuple[int, str] | None:
 
 
 def shown(line: str, limit: int = 400) -> str:
-    """How a salient excerpt shows a line: one longer than `limit` is cut in the middle."""
-    if len(line) <= limit:
-        return line
-    keep = max(limit - 3, 2)
-    head = keep - keep // 3
-    return f'{line[:head]} … {line[len(line) - (keep - head) :]}'
+    """How a salient excerpt shows a line: one longer than `limit` is cut in the middle, the cut stated."""
+    return shorten_middle(line, limit, head_share=2 / 3)[0]
 
 
 @given(text=TEXTS, max_chars=BUDGETS)

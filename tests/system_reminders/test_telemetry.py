@@ -11,11 +11,10 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.usage import UsageLimits
 
 from observable_harness import SystemReminders
-from observable_harness._hashing import content_hash
+from observable_harness._text.hashing import content_hash
 from observable_harness.system_reminders import GoalReanchor, LLMReminder, Reminder
 from observable_harness.telemetry import names
-from observable_harness.telemetry import reminders as reminder_telemetry
-from tests.otel import OTelHarness
+from tests.otel import OTelHarness, install_broken_otel
 
 from .helpers import Script, agent_with, tail_text, tails
 
@@ -272,18 +271,8 @@ def test_no_reminder_text_reaches_any_span_event_or_label(otel: OTelHarness) -> 
     assert otel.delta(names.REMINDERS_FIRED.name, reminder='always-check-the-paths', kind='static') == 3
 
 
-def test_broken_telemetry_never_fails_or_changes_a_run(monkeypatch: pytest.MonkeyPatch, otel: OTelHarness) -> None:
-    def broken_span(*args: object, **kwargs: object) -> Any:
-        raise RuntimeError('exporter exploded')
-
-    class BrokenCounter:
-        def add(self, *args: object) -> None:
-            raise RuntimeError('meter exploded')
-
-    monkeypatch.setattr(reminder_telemetry, 'span', broken_span)
-    monkeypatch.setattr(reminder_telemetry, 'get_tracer', broken_span)
-    for counter in ('_FIRED', '_CACHE_POINTS', '_GENERATE_TOKENS', '_GENERATE_FALLBACKS', '_GENERATIONS'):
-        monkeypatch.setattr(reminder_telemetry, counter, BrokenCounter())
+def test_broken_telemetry_never_fails_or_changes_a_run() -> None:
+    install_broken_otel()
     script = Script(tool_calls=1)
     agent = agent_with(
         script,
@@ -298,4 +287,4 @@ def test_broken_telemetry_never_fails_or_changes_a_run(monkeypatch: pytest.Monke
     assert result.output == 'done'
     sent = tails(script, result.all_messages())
     assert all(text is not None and 'Still here.' in text and 'nudge' in text for text in sent)
-    assert otel.spans(names.SPAN_REMINDERS_INJECT) == []
+    assert agent.run_sync('Again.').output == 'done'  # nothing was left half-open by the failures

@@ -26,6 +26,7 @@ from tests.agents import (
 from tests.otel import OTelHarness
 
 from observable_harness import ToolOutputLimits
+from observable_harness._text.cut import cut_text
 from observable_harness.tool_output_limits import (
     Band,
     LocalFileStore,
@@ -38,7 +39,6 @@ from observable_harness.tool_output_limits import (
     indented_json,
     json_lines,
 )
-from observable_harness.tool_output_limits.truncate import cut_text
 
 LOG = '\n'.join(
     f'2026-11-29T10:{i // 60:02d}:{i % 60:02d} INFO worker-{i % 7} processed batch {i}' for i in range(2000)

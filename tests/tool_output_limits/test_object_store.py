@@ -2,7 +2,7 @@
 
 Every behaviour test runs three times: on `s3://` against `moto`'s HTTP server started on a loopback
 port (the S3 wire protocol through s3fs and botocore, no in-process mocks), on `memory://` and on
-`file://`. Age pruning on S3 is tested by moving the prune clock (`_age_pruning.wall_clock`) forward,
+`file://`. Age pruning on S3 is tested by moving the prune clock (`_pruning.wall_clock`) forward,
 since S3 sets an object's modification time itself; on memory:// and file:// by backdating objects.
 """
 
@@ -31,6 +31,9 @@ from tests.otel import OTelHarness
 from tests.s3_server import BUCKET, CREDENTIALS, SECRET, MotoServer
 
 from observable_harness import ToolOutputLimits
+from observable_harness._text.paging import READ_TOOL_NAME
+from observable_harness.storage import _pruning
+from observable_harness.storage._object import S3_DEFAULT_OPTIONS, _modified_at
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import (
     Band,
@@ -43,10 +46,7 @@ from observable_harness.tool_output_limits import (
     StoreError,
     Truncate,
     UnknownHandle,
-    _age_pruning,
 )
-from observable_harness.tool_output_limits.object_store import S3_DEFAULT_OPTIONS, _modified_at
-from observable_harness.tool_output_limits.read_back import READ_TOOL_NAME
 
 CANARY = 'CANARY-5be1-object-store-payload'
 HOUR = 3600.0
@@ -140,10 +140,10 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], None]:
     """Move the prune clock forward by some seconds (what an S3 prune test can do instead of backdating)."""
-    real = _age_pruning.wall_clock
+    real = _pruning.wall_clock
 
     def shift(seconds: float) -> None:
-        monkeypatch.setattr(_age_pruning, 'wall_clock', lambda: real() + seconds)
+        monkeypatch.setattr(_pruning, 'wall_clock', lambda: real() + seconds)
 
     return shift
 

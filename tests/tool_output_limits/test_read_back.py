@@ -29,26 +29,28 @@ from tests.agents import Script, call, done, handle_in, read_back, respond, text
 from tests.otel import OTelHarness
 
 from observable_harness import ToolOutputLimits
-from observable_harness.telemetry import names
-from observable_harness.tool_output_limits import LocalFileStore, UnknownHandle
-from observable_harness.tool_output_limits import read_back as read_back_module
-from observable_harness.tool_output_limits.read_back import (
+from observable_harness._text.paging import (
     MAX_LIMIT,
     MAX_OUTPUT_CHARS,
     MAX_PATTERN_CHARS,
-    READ_TOOL_METADATA,
     READ_TOOL_NAME,
     ROW_WIDTH,
     Page,
     Row,
-    build_read_toolset,
-    is_read_tool,
     paginate,
+)
+from observable_harness.telemetry import names
+from observable_harness.tool_output_limits import LocalFileStore, UnknownHandle, build_read_toolset
+from observable_harness.tool_output_limits._layouts import LayoutCache
+from observable_harness.tool_output_limits._read_tool import (
+    READ_TOOL_METADATA,
+    is_read_tool,
     read_stored,
     read_tool_name_in_run,
 )
 
 CANARY = 'CANARY-7f3a-payload-text'
+LAYOUTS = LayoutCache()
 
 
 def run(coro: Any) -> Any:
@@ -66,7 +68,7 @@ def put(store: LocalFileStore, text: str | bytes, key: str = 'run-1/call_a.0') -
 
 
 def read(store: Any, handle: str, **kwargs: Any) -> str:
-    return run(read_stored(store, handle, **kwargs))
+    return run(read_stored(store, handle, layouts=LAYOUTS, **kwargs))
 
 
 # --- paging rebuilds the payload exactly -----------------------------------------------------------
@@ -139,9 +141,9 @@ def test_a_large_payload_pages_the_same_from_its_cached_layout(store: LocalFileS
     text = '\n'.join(lines) + '\n'
     assert len(text.encode()) > 1_000_000
     handle = put(store, text)
-    hits = read_back_module._LAYOUTS.hits
+    hits = LAYOUTS.hits
     assert read_all_rendered(store, handle) == text
-    assert read_back_module._LAYOUTS.hits > hits
+    assert LAYOUTS.hits > hits
     assert read_all_rendered(store, handle) == text
     # The layout is found by content: the same handle holding something else reads as that.
     changed = text.replace('entry 39999', 'entry CHANGED')
@@ -150,8 +152,8 @@ def test_a_large_payload_pages_the_same_from_its_cached_layout(store: LocalFileS
 
 
 def test_the_layout_cache_keeps_a_few_recent_payloads_within_its_bytes() -> None:
-    layouts = read_back_module._Layouts(min_bytes=5, max_bytes=2_000, max_entries=2)
-    per_line = read_back_module._Layouts.LINE_OVERHEAD
+    layouts = LayoutCache(min_bytes=5, max_bytes=2_000, max_entries=2)
+    per_line = LayoutCache.LINE_OVERHEAD
     small, a, b, c, huge = b'tiny', b'a\n' * 10, b'b\n' * 10, b'c\n' * 10, b'h\n' * 40
     for data in (small, huge):  # under min_bytes; over max_bytes with its lines (80 + 40 * 64)
         layouts.layout(data, ROW_WIDTH)

@@ -15,8 +15,8 @@ from tests.agents import Script, call, done, respond, text_of, tool_returns
 from tests.traffic import traffic_dir
 
 from observable_harness import ToolOutputLimits
+from observable_harness._text.cut import cut_text
 from observable_harness.tool_output_limits import Band, LocalFileStore, Spill, Truncate, TruncationStrategy
-from observable_harness.tool_output_limits.truncate import cut_text
 
 
 class FullDisk:

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from tests.otel import OTelHarness
 
+from observable_harness.storage import MAX_HANDLE_CHARS, default_root
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import (
     ForbiddenHandle,
@@ -31,7 +32,6 @@ from observable_harness.tool_output_limits import (
     UnknownHandle,
     UnsafeStoreRoot,
 )
-from observable_harness.tool_output_limits.store import MAX_HANDLE_CHARS, default_root
 
 NOBODY = 65534
 HOUR = 3600.0

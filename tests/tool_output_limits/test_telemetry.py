@@ -71,7 +71,8 @@ def test_reduce_metrics(otel: OTelHarness, tmp_path: Path) -> None:
     script = Script([respond(call('fetch_logs')), done()])
     run(ToolOutputLimits(store=LocalFileStore(base_dir=tmp_path)), script, fetch_logs=lambda: PAYLOAD)
     assert otel.delta(names.DECISIONS.name, tool='fetch_logs', action='spill', outcome='spill', fallback=False) == 1
-    assert otel.delta(names.SIZE.name, tool='fetch_logs', size_unit='chars') == 1
+    assert otel.delta(names.SIZE_CHARS.name, tool='fetch_logs') == 1
+    assert otel.series(names.SIZE_TOKENS.name) == []
     saved = otel.delta(names.BYTES_SAVED.name, tool='fetch_logs', outcome='spill')
     assert 0 < saved < len(PAYLOAD)
     assert otel.delta(names.TOKENS_SAVED.name, tool='fetch_logs', outcome='spill') > saved // 5
@@ -84,7 +85,7 @@ def test_passthrough_records_metrics_but_no_span(otel: OTelHarness) -> None:
     run(ToolOutputLimits(), script, status=lambda: 'all good')
     assert otel.spans(names.SPAN_REDUCE) == []
     assert otel.delta(names.DECISIONS.name, tool='status', action='passthrough', outcome='unchanged') == 1
-    [size] = [p for p in otel.series(names.SIZE.name) if p.attributes.get('tool') == 'status']
+    [size] = [p for p in otel.series(names.SIZE_CHARS.name) if p.attributes.get('tool') == 'status']
     assert size.sum >= len('all good')
 
 
@@ -169,9 +170,7 @@ def test_band_thresholds_that_apply_to_each_tool_are_exposed_as_a_gauge(otel: OT
     script = Script([respond(call('gauge_probe', call_id='a'), call('gauge_other', call_id='b')), done()])
     run(capability, script, gauge_probe=lambda: 'x', gauge_other=lambda: 'y')
     thresholds = {
-        (p.attributes['tool'], p.attributes['action']): p.value
-        for p in otel.series(names.BAND_THRESHOLD.name)
-        if p.attributes.get('size_unit') == 'chars'
+        (p.attributes['tool'], p.attributes['action']): p.value for p in otel.series(names.BAND_THRESHOLD_CHARS.name)
     }
     assert thresholds[('gauge_probe', 'truncate')] == 3_000
     assert ('gauge_probe', 'spill') not in thresholds
@@ -191,7 +190,7 @@ def test_two_agents_bounding_one_tool_differently_each_expose_their_thresholds(o
     agent_named('reviewer', 12_000).run_sync('go')
     thresholds = {
         (p.attributes['agent'], p.attributes['action']): p.value
-        for p in otel.series(names.BAND_THRESHOLD.name)
+        for p in otel.series(names.BAND_THRESHOLD_CHARS.name)
         if p.attributes.get('tool') == 'shared_probe'
     }
     assert thresholds == {('triage', 'truncate'): 4_000, ('reviewer', 'truncate'): 12_000}

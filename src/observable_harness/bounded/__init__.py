@@ -3,9 +3,13 @@
 - `condense` / `Condense`: drop by line class before cutting by position, under a named level
   (`production`, `daily`, `long_session`) whose table says what survives, collapses and is dropped.
 - `offload` / `Offload`: store the whole output under a content-derived name, show a navigation summary.
-- `ReadGuard`: refuse whole-file reads and `cat`-style dumps before they run, and say what to use instead.
 - `Retention` / `CommandOutput`: keep the originals of probable failures, since a command cannot be paged.
 - `scrub` / `Scrubber`: secrets out before anything is written.
+- `ReadGuard` (also in `observable_harness.read_guard`): refuse whole-file reads and `cat`-style dumps
+  before they run, and say what to use instead.
+
+The linter that finds tools returning unbounded or unmarked output is the `observable-harness lint`
+command.
 
 ```python
 from observable_harness import ToolOutputLimits
@@ -23,23 +27,24 @@ limits = ToolOutputLimits(
 
 from __future__ import annotations
 
-from .condense import Condense, Condensed, CondenseReport, Keep, condense
-from .guard import GuardDecision, ReadGuard, ReadTool, ShellTool
-from .levels import COLLAPSE_ENDS, DAILY, LEVELS, LONG_SESSION, PRODUCTION, Fate, Level, LevelName, get_level
-from .lines import RISK_ORDER, Classification, LineClass, classify_line, classify_lines
-from .offload import NAVIGATION_PROMPT, NavigationSummary, Offload, Offloaded, navigation_summary, offload
-from .retention import CommandOutput, Retention, RetentionPolicy, RetentionRecord, probable_failure
-from .secrets import DEFAULT_SCRUBBER, Scrubber, ScrubResult, SecretPattern, scrub, scrub_bytes
+from .._text.condense import Condensed, CondenseReport, Keep
+from .._text.levels import DAILY, LEVELS, LONG_SESSION, PRODUCTION, Fate, Level, LevelName, get_level
+from .._text.lines import Classification, LineClass, classify_line, classify_lines
+from .._text.navigation import NavigationSummary, navigation_summary
+from .._text.secrets import DEFAULT_SCRUBBER, Scrubber, ScrubResult, SecretPattern, scrub, scrub_bytes
+from ..read_guard import GuardDecision, ReadGuard, ReadTool, ShellTool
+from ._condense import Condense, condense
+from ._offload import NAVIGATION_PROMPT, NavigationSummarizer, Offload, Offloaded, offload
+from ._records import OffloadRecord, RetentionRecord
+from ._retention import CommandOutput, Retention, RetentionPolicy, WritableStore, probable_failure
 
 __all__ = [
-    'COLLAPSE_ENDS',
     'DAILY',
     'DEFAULT_SCRUBBER',
     'LEVELS',
     'LONG_SESSION',
     'NAVIGATION_PROMPT',
     'PRODUCTION',
-    'RISK_ORDER',
     'Classification',
     'CommandOutput',
     'Condense',
@@ -51,8 +56,10 @@ __all__ = [
     'Level',
     'LevelName',
     'LineClass',
+    'NavigationSummarizer',
     'NavigationSummary',
     'Offload',
+    'OffloadRecord',
     'Offloaded',
     'ReadGuard',
     'ReadTool',
@@ -63,6 +70,7 @@ __all__ = [
     'Scrubber',
     'SecretPattern',
     'ShellTool',
+    'WritableStore',
     'classify_line',
     'classify_lines',
     'condense',

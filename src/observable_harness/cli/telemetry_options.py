@@ -1,14 +1,14 @@
-"""The telemetry flags every long-running command shares (`demo`, ...), mapped onto `telemetry.configure()`."""
+"""The telemetry flags every long-running command shares (`demo`, ...), mapped onto `otel_setup.configure()`."""
 
 from __future__ import annotations
 
 import argparse
 from typing import TYPE_CHECKING, get_args
 
-from ..telemetry.setup import DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT, OTLPProtocol
+from ..otel_setup import DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT, OTLPProtocol
 
 if TYPE_CHECKING:
-    from ..telemetry.setup import Telemetry
+    from ..otel_setup import Telemetry
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,8 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def configure_from(args: argparse.Namespace) -> Telemetry:
-    """`telemetry.configure()` with the flags `add_arguments` defined."""
-    from ..telemetry.setup import configure
+    """`otel_setup.configure()` with the flags `add_arguments` defined."""
+    from ..otel_setup import configure
 
     return configure(
         service_name=args.service_name,

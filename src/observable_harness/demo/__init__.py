@@ -19,12 +19,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..telemetry import names
-from ..telemetry.setup import Telemetry
-from ..telemetry.tool_output import RESEND_TOKENS_AVOIDED
-from ..tool_output_limits import LocalFileStore
-from ..tool_output_limits.payload import compact_json
-from ..tool_output_limits.read_back import READ_TOOL_NAME
+from ..otel_setup import Telemetry
+from ..storage import LocalFileStore
+from ..telemetry import current, names
+from ..tool_output_limits import compact_json
 from .workload import Session, build_sessions, demo_store, housekeeping, run_session
 
 __all__ = ['DemoOptions', 'run_demo']
@@ -91,7 +89,7 @@ class Report:
                 if (
                     not isinstance(part, ToolReturnPart)
                     or part.outcome == 'retried'
-                    or part.tool_name == READ_TOOL_NAME
+                    or part.tool_name == 'read_tool_result'
                 ):
                     continue
                 reduced = by_call.get((part.tool_call_id, 'return_value'))
@@ -170,7 +168,7 @@ async def _run_sessions(options: DemoOptions, console: Console, collector: _Coll
     sessions = build_sessions(store)
     report = Report()
     total = sum(len(session.script) + 1 for session in sessions)
-    resend_before = RESEND_TOKENS_AVOIDED.total()
+    resend_before = current().counter(names.RESEND_TOKENS_AVOIDED).total()
     with Progress(
         TextColumn('[bold]{task.description}'),
         BarColumn(),
@@ -190,7 +188,7 @@ async def _run_sessions(options: DemoOptions, console: Console, collector: _Coll
     for read in collector.by_name(names.SPAN_READ):
         outcome = str(read.get(names.TOOL_OUTPUT_READ_OUTCOME, 'unknown'))
         report.reads[outcome] = report.reads.get(outcome, 0) + 1
-    report.resend_tokens = int(RESEND_TOKENS_AVOIDED.total() - resend_before)
+    report.resend_tokens = int(current().counter(names.RESEND_TOKENS_AVOIDED).total() - resend_before)
     report.reminders = sum(
         int(s.get(names.SYSTEM_REMINDERS_COUNT, 0)) for s in collector.by_name(names.SPAN_REMINDERS_INJECT)
     )

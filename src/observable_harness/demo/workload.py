@@ -34,8 +34,8 @@ from pydantic_ai.models import Model
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.usage import RequestUsage
 
+from ..storage import PruneRecord
 from ..system_reminders import GoalReanchor, LLMReminder, Reminder, SystemReminders
-from ..telemetry.storage import PruneRecord
 from ..tool_output_limits import (
     Band,
     LocalFileStore,

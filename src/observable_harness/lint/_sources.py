@@ -166,8 +166,14 @@ PROJECT_BOUNDS = frozenset(
         'observable_harness.bounded.navigation_summary',
         'observable_harness.bounded.Condense',
         'observable_harness.bounded.Offload',
-        'observable_harness.bounded.condense.condense',
-        'observable_harness.bounded.offload.offload',
+        'observable_harness.bounded._condense.condense',
+        'observable_harness.bounded._offload.offload',
+        'observable_harness._text.cut.cut_text',
+        'observable_harness._text.paging.paginate',
+        'observable_harness._text.paging.page_of',
+        'observable_harness._text.paging.render_page',
+        'observable_harness._text.navigation.navigation_summary',
+        'observable_harness._text.navigation.clip_words',
     }
 )
 """This project's helpers that cap text and say what they cut."""

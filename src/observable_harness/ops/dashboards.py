@@ -21,7 +21,7 @@ from typing import Any
 
 from ..telemetry import names
 from . import alerts
-from .queries import TOOL, fallback_rate, increase, quantile, rate, ratio, series
+from .queries import TOOL, fallback_rate, increase, per_size_unit, quantile, rate, ratio, series
 
 __all__ = [
     'DASHBOARDS',
@@ -405,12 +405,13 @@ def build_tool_output_limits() -> Json:
     )
 
     g.row('Output size distribution: $tool', repeat='tool')
-    size_matchers = ('tool=~"$tool"', 'size_unit=~"$size_unit"')
+    size_matcher = 'tool=~"$tool"'
     g.add(
         heatmap(
-            'Output sizes: $tool',
-            'Measured size of each output (in the size unit chosen above), bucketed in powers of two.',
-            increase(n.SIZE, RATE, *size_matchers, by=('le',), suffix='_bucket'),
+            'Output sizes in characters: $tool',
+            'Measured size of each output, bucketed in powers of two (tools measured in tokens show in the '
+            'percentiles panel).',
+            increase(n.SIZE_CHARS, RATE, size_matcher, by=('le',), suffix='_bucket'),
         ),
         12,
         9,
@@ -418,12 +419,21 @@ def build_tool_output_limits() -> Json:
     g.add(
         timeseries(
             'Percentiles against band thresholds: $tool',
-            'p50/p90/p99 of output size over the percentile window, with the configured band thresholds. A '
-            'threshold under p90 reduces more than the tail; `observable-harness calibrate` proposes better ones.',
-            *[(quantile(q, n.SIZE, WINDOW, *size_matchers), f'p{round(q * 100)}') for q in _QUANTILES],
+            'p50/p90/p99 of output size over the percentile window, with the configured band thresholds, in the '
+            'unit each agent measures in. A threshold under p90 reduces more than the tail; '
+            '`observable-harness calibrate` proposes better ones.',
+            *[
+                (
+                    per_size_unit(lambda spec, q=q: quantile(q, spec, WINDOW, size_matcher), n.SIZE_BY_UNIT),
+                    f'p{round(q * 100)} ({{{{unit}}}})',
+                )
+                for q in _QUANTILES
+            ],
             (
-                f'max by (agent, action) ({series(n.BAND_THRESHOLD, *size_matchers)})',
-                'threshold {{action}} ({{agent}})',
+                per_size_unit(
+                    lambda spec: f'max by (agent, action) ({series(spec, size_matcher)})', n.BAND_THRESHOLD_BY_UNIT
+                ),
+                'threshold {{action}} ({{agent}}, {{unit}})',
             ),
         ),
         12,
@@ -528,13 +538,6 @@ def build_tool_output_limits() -> Json:
         g,
         [
             _query_variable('tool', 'Tool', f'label_values({names.DECISIONS.exposed}, tool)', multi=True),
-            _query_variable(
-                'size_unit',
-                'Size unit',
-                f'label_values({names.SIZE.exposed}_bucket, size_unit)',
-                multi=False,
-                default='chars',
-            ),
             _window_variable(),
         ],
     )

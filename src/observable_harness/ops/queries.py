@@ -6,7 +6,7 @@ alerts and the tests together, and an expression used by a panel and an alert is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..telemetry import names
 from ..telemetry.names import MetricSpec
@@ -15,6 +15,7 @@ __all__ = [
     'TOOL',
     'fallback_rate',
     'increase',
+    'per_size_unit',
     'quantile',
     'rate',
     'ratio',
@@ -59,3 +60,12 @@ def quantile(q: float, spec: MetricSpec, window: str, *matchers: str, by: Sequen
     """The `q` quantile of a histogram over `window`, estimated from its buckets by Prometheus."""
     buckets = rate(spec, window, *matchers, by=('le', *by), suffix='_bucket')
     return f'histogram_quantile({q}, {buckets})'
+
+
+def per_size_unit(build: Callable[[MetricSpec], str], specs: Mapping[names.SizeUnit, MetricSpec]) -> str:
+    """One expression over the per-unit metrics (`chars`, `tokens`), each result labelled `unit`.
+
+    Sizes in characters and in tokens are separate metrics, so no `sum` ever mixes them; a panel shows
+    whichever units the agents measure in, told apart by the `unit` label.
+    """
+    return ' or '.join(f'label_replace({build(spec)}, "unit", "{unit}", "", "")' for unit, spec in specs.items())

@@ -50,9 +50,8 @@ def render(exposition: str, path: Path) -> Path:
         saved[labels['tool']][labels['outcome']] = value
     distributions = [d for d in parse_exposition(exposition) if d.size_unit == 'chars' and d.count]
     thresholds: dict[str, list[tuple[float, str]]] = defaultdict(list)
-    for labels, value in samples(exposition, names.BAND_THRESHOLD.exposed):
-        if labels.get('size_unit') == 'chars':
-            thresholds[labels['tool']].append((value, labels['action']))
+    for labels, value in samples(exposition, names.BAND_THRESHOLD_CHARS.exposed):
+        thresholds[labels['tool']].append((value, labels['action']))
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(13, 4.8), dpi=110)
     figure.patch.set_facecolor('#111217')

@@ -6,8 +6,8 @@ ready-made dynamic reminders.
 
 from __future__ import annotations
 
-from .capability import SystemReminders
-from .llm_reminder import LLMReminder
-from .reminders import DynamicReminder, GoalReanchor, Reminder, ReminderTrigger
+from ._capability import SystemReminders
+from ._llm_reminder import LLMReminder
+from ._reminders import DynamicReminder, GoalReanchor, Reminder, ReminderTrigger
 
 __all__ = ['DynamicReminder', 'GoalReanchor', 'LLMReminder', 'Reminder', 'ReminderTrigger', 'SystemReminders']

@@ -4,7 +4,7 @@ Nothing outside this module spells a telemetry name as a string literal. Dashboa
 tests read the same constants, so a rename is one edit here and a failing test everywhere else.
 
 Values carried under these keys are pointers (handles), sizes, counts, hashes (`"<algorithm>:<hex>"`)
-and low-cardinality names, never tool output, reminder text or read-back patterns (SPEC OBS).
+and low-cardinality names, never tool output, reminder text or read-back patterns.
 """
 
 from __future__ import annotations
@@ -112,6 +112,9 @@ BOUNDED_OFFLOAD_SUMMARIZER = 'bounded.offload.summarizer'
 
 MetricKind = Literal['counter', 'histogram', 'gauge']
 
+SizeUnit = Literal['chars', 'tokens']
+"""What a size is counted in: characters, or (estimated or exact) tokens."""
+
 SIZE_BUCKETS: tuple[float, ...] = tuple(float(256 * 2**i) for i in range(15))
 """Log-spaced (x2) boundaries from 256 to 4,194,304: fine enough to place a band threshold within a
 factor of two of any measured percentile, which is what calibration needs."""
@@ -168,21 +171,30 @@ DECISIONS = _counter(
     ('tool', 'action', 'outcome', 'fallback'),
     'tool_output_decisions_total',
 )
-SIZE = MetricSpec(
-    'tool_output.size',
+SIZE_CHARS = MetricSpec(
+    'tool_output.size.chars',
     'histogram',
-    '{size}',
-    'Measured size of tool-output units, in the configured size unit (see the size_unit label).',
-    ('tool', 'size_unit'),
-    'tool_output_size',
+    '{char}',
+    'Measured size of tool-output units, in characters (capabilities that measure in characters).',
+    ('tool',),
+    'tool_output_size_chars',
+    SIZE_BUCKETS,
+)
+SIZE_TOKENS = MetricSpec(
+    'tool_output.size.tokens',
+    'histogram',
+    '{token}',
+    'Measured size of tool-output units, in tokens (capabilities with over_tokens or a tokenizer).',
+    ('tool',),
+    'tool_output_size_tokens',
     SIZE_BUCKETS,
 )
 BYTES_SAVED = _counter(
-    'tool_output.bytes_saved',
+    'tool_output.saved',
     'By',
     'UTF-8 bytes kept out of the context window by reductions.',
     ('tool', 'outcome'),
-    'tool_output_bytes_saved_bytes_total',
+    'tool_output_saved_bytes_total',
 )
 TOKENS_SAVED = _counter(
     'tool_output.tokens_saved',
@@ -241,11 +253,10 @@ PRUNED_FILES = _counter(
     'tool_output_store_pruned_files_total',
 )
 PRUNED_BYTES = _counter(
-    'tool_output.store.pruned_bytes',
+    'tool_output.store.pruned',
     'By',
     'Bytes freed by age pruning.',
     ('store',),
-    # The exposition appends the unit suffix only when the name does not already end with it.
     'tool_output_store_pruned_bytes_total',
 )
 PRUNE_FAILURES = _counter(
@@ -264,13 +275,21 @@ REDUCE_DURATION = MetricSpec(
     'tool_output_reduce_duration_seconds',
     DURATION_BUCKETS,
 )
-BAND_THRESHOLD = MetricSpec(
-    'tool_output.band.threshold',
+BAND_THRESHOLD_CHARS = MetricSpec(
+    'tool_output.band.threshold.chars',
     'gauge',
-    '{size}',
-    'Configured band thresholds (`over`) per agent and tool, to draw over the measured size distribution.',
-    ('tool', 'action', 'size_unit', 'agent'),
-    'tool_output_band_threshold',
+    '{char}',
+    'Configured band thresholds (`over`) in characters, per agent and tool, to draw over the measured sizes.',
+    ('tool', 'action', 'agent'),
+    'tool_output_band_threshold_chars',
+)
+BAND_THRESHOLD_TOKENS = MetricSpec(
+    'tool_output.band.threshold.tokens',
+    'gauge',
+    '{token}',
+    'Configured band thresholds (`over`) in tokens, per agent and tool, to draw over the measured sizes.',
+    ('tool', 'action', 'agent'),
+    'tool_output_band_threshold_tokens',
 )
 REMINDERS_FIRED = _counter(
     'system_reminders.fired',
@@ -339,7 +358,8 @@ BOUNDED_RETENTION_WRITES = _counter(
 
 ALL_METRICS: tuple[MetricSpec, ...] = (
     DECISIONS,
-    SIZE,
+    SIZE_CHARS,
+    SIZE_TOKENS,
     BYTES_SAVED,
     TOKENS_SAVED,
     RESEND_TOKENS_AVOIDED,
@@ -352,7 +372,8 @@ ALL_METRICS: tuple[MetricSpec, ...] = (
     PRUNED_BYTES,
     PRUNE_FAILURES,
     REDUCE_DURATION,
-    BAND_THRESHOLD,
+    BAND_THRESHOLD_CHARS,
+    BAND_THRESHOLD_TOKENS,
     REMINDERS_FIRED,
     REMINDERS_CACHE_POINTS,
     REMINDERS_GENERATE_TOKENS,
@@ -363,6 +384,10 @@ ALL_METRICS: tuple[MetricSpec, ...] = (
     BOUNDED_REDACTIONS_TOTAL,
     BOUNDED_RETENTION_WRITES,
 )
+
+SIZE_BY_UNIT: dict[SizeUnit, MetricSpec] = {'chars': SIZE_CHARS, 'tokens': SIZE_TOKENS}
+"""The size histogram of each unit: one metric has one unit, so a `sum` never mixes characters and tokens."""
+BAND_THRESHOLD_BY_UNIT: dict[SizeUnit, MetricSpec] = {'chars': BAND_THRESHOLD_CHARS, 'tokens': BAND_THRESHOLD_TOKENS}
 
 ALL_SPANS: tuple[str, ...] = (
     SPAN_REDUCE,

@@ -4,38 +4,37 @@
 from observable_harness.tool_output_limits import (Band, Spill, Summarize, Truncate, Passthrough,
     TruncationStrategy, LocalFileStore, ObjectStore, OverflowStore, indented_json, json_lines)
 ```
+
+The stores are also importable from `observable_harness.storage`, where they live.
 """
 
 from __future__ import annotations
 
-from .bands import (
-    ActionUnavailable,
-    Band,
-    Passthrough,
-    Reduced,
-    ReductionAction,
-    ReductionEnv,
-    Spill,
-    Summarize,
-    Truncate,
-    TruncationStrategy,
-)
-from .capability import DEFAULT_BANDS, ToolOutputLimits
-from .object_store import ObjectStore
-from .payload import Unit, compact_json, indented_json, json_lines
-from .store import (
+from .._text.cut import TruncationStrategy
+from .._text.layout import Serializer, Tokenizer, compact_json, indented_json, json_lines
+from ..storage import (
     ForbiddenHandle,
     InvalidHandle,
     LocalFileStore,
+    ObjectStore,
     OverflowStore,
     OverflowStoreWarning,
     StoreError,
     UnknownHandle,
     UnsafeStoreRoot,
 )
+from ._actions import ActionUnavailable, Passthrough, Reduced, ReductionAction, ReductionEnv
+from ._bands import Band
+from ._capability import DEFAULT_BANDS, ToolOutputLimits
+from ._payload import Unit
+from ._read_tool import build_read_toolset
+from ._spill import Spill
+from ._summarize import DEFAULT_SUMMARY_PROMPT, Summarize, SummarizeFunc
+from ._truncate import Truncate
 
 __all__ = [
     'DEFAULT_BANDS',
+    'DEFAULT_SUMMARY_PROMPT',
     'ActionUnavailable',
     'Band',
     'ForbiddenHandle',
@@ -48,15 +47,19 @@ __all__ = [
     'Reduced',
     'ReductionAction',
     'ReductionEnv',
+    'Serializer',
     'Spill',
     'StoreError',
     'Summarize',
+    'SummarizeFunc',
+    'Tokenizer',
     'ToolOutputLimits',
     'Truncate',
     'TruncationStrategy',
     'Unit',
     'UnknownHandle',
     'UnsafeStoreRoot',
+    'build_read_toolset',
     'compact_json',
     'indented_json',
     'json_lines',

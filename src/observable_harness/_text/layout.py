@@ -1,0 +1,156 @@
+"""Laying structured values out as text, and measuring text: JSON layouts, shape sketches, token estimates.
+
+Pure functions of their input. The JSON layouts escape U+0085, U+2028 and U+2029, which only occur
+inside JSON strings, so every consumer that splits lines (read-back pages, `pattern` matches) sees
+the line grid the layout promised.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeAlias, cast
+
+import pydantic_core
+
+__all__ = [
+    'CHARS_PER_TOKEN',
+    'Serializer',
+    'Tokenizer',
+    'compact_json',
+    'estimate_tokens',
+    'indented_json',
+    'json_lines',
+    'shape_sketch',
+    'strip_ansi_codes',
+    'utf8_size',
+]
+
+Serializer: TypeAlias = Callable[[Any], str]
+"""`(value) -> str`: how a structured return is laid out as text for measuring and storing."""
+
+Tokenizer: TypeAlias = Callable[[str], int]
+"""`(text) -> token count`, for exact token measurement."""
+
+CHARS_PER_TOKEN = 4
+"""The usual estimate for English text and code; good enough to choose a band."""
+
+_ANSI_ESCAPE = re.compile(r'\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])')
+_LINE_SEPARATORS = (('\u0085', '\\u0085'), ('\u2028', '\\u2028'), ('\u2029', '\\u2029'))
+
+
+def utf8_size(text: str) -> int:
+    """Bytes of `text` in UTF-8 (lone surrogates counted as they are stored), without encoding ASCII text."""
+    return len(text) if text.isascii() else len(text.encode('utf-8', 'surrogatepass'))
+
+
+def estimate_tokens(text: str) -> int:
+    """~4 characters per token, rounded up."""
+    return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+def strip_ansi_codes(text: str) -> str:
+    """Remove ANSI escape sequences (colours, cursor moves, OSC titles) from terminal output."""
+    if '\x1b' not in text:
+        return text
+    return _ANSI_ESCAPE.sub('', text)
+
+
+def _escape_line_separators(text: str) -> str:
+    # Inside JSON these characters can only sit in strings, where an escape means the same thing;
+    # left raw, `str.splitlines` and many viewers break the line grid that read-back pages by.
+    # `in` is a fast scan (instant for pure-ASCII text); a regex over a megabyte is not.
+    for raw, escaped in _LINE_SEPARATORS:
+        if raw in text:
+            text = text.replace(raw, escaped)
+    return text
+
+
+def _jsonable(value: Any) -> Any:
+    return pydantic_core.to_jsonable_python(value, fallback=repr, serialize_unknown=True)
+
+
+def compact_json(value: Any) -> str:
+    """One line of JSON (the default layout for structured spills)."""
+    text = pydantic_core.to_json(value, fallback=repr, serialize_unknown=True).decode()
+    return _escape_line_separators(text)
+
+
+def indented_json(value: Any) -> str:
+    """Indented JSON, one field per line, so read-back pages and `pattern` matches land on fields.
+
+    ```python
+    from observable_harness import ToolOutputLimits
+    from observable_harness.tool_output_limits import indented_json
+
+    ToolOutputLimits(serializer=indented_json)
+    ```
+    """
+    return _escape_line_separators(json.dumps(_jsonable(value), indent=2, ensure_ascii=False))
+
+
+def json_lines(value: Any) -> str:
+    """One compact JSON record per line for list-like returns; anything else as `indented_json`.
+
+    Line N is record N, so read-back offsets and `pattern` matches line up with whole records. A list
+    wrapped in a dict is a dict: return the list itself to page per record.
+
+    ```python
+    from observable_harness import ToolOutputLimits
+    from observable_harness.tool_output_limits import json_lines
+
+    ToolOutputLimits(serializer=json_lines)
+    ```
+    """
+    if isinstance(value, list | tuple | set | frozenset):
+        items: Sequence[Any] = list(value)  # pyright: ignore[reportUnknownArgumentType]
+        return '\n'.join(compact_json(item) for item in items)
+    return indented_json(value)
+
+
+_SKETCH_SAMPLE = 100
+"""Items looked at to name the item types of a list: the sketch must stay cheap on 10,000 records."""
+
+
+def _type_name(value: Any) -> str:
+    # Concrete types first: an ABC check (`Mapping`) per item costs more than the rest of the sketch.
+    if isinstance(value, dict):
+        return 'dict'
+    if isinstance(value, list | tuple):
+        return f'list[{len(cast("Sequence[Any]", value))}]'
+    if value is None:
+        return 'null'
+    if isinstance(value, Mapping):
+        return 'dict'
+    return type(value).__name__
+
+
+def shape_sketch(value: Any, *, max_chars: int = 240) -> str:
+    """A one-line sketch of a structured value's top level: keys and types, or item count and type.
+
+    >>> shape_sketch({'id': 1, 'tags': ['a'], 'owner': {'name': 'x'}})
+    'dict with 3 keys: id: int, tags: list[1], owner: dict'
+    >>> shape_sketch([{'id': 1, 'name': 'a'}, {'id': 2, 'name': 'b'}])
+    'list of 2 items of dict (keys: id, name)'
+    """
+    jsonable: Any = value
+    if not isinstance(value, Mapping | list | tuple):
+        jsonable = _jsonable(value)
+    if isinstance(jsonable, Mapping):
+        mapping = cast('Mapping[Any, Any]', jsonable)
+        fields = ', '.join(f'{key}: {_type_name(item)}' for key, item in mapping.items())
+        sketch = f'dict with {len(mapping):,} keys: {fields}'
+    elif isinstance(jsonable, list | tuple):
+        items = cast('Sequence[Any]', jsonable)
+        kinds = sorted({_type_name(item).split('[')[0] for item in items[:_SKETCH_SAMPLE]})
+        sketch = f'list of {len(items):,} items of {" | ".join(kinds) or "nothing"}'
+        first: Any = items[0] if items else None
+        if isinstance(first, Mapping):
+            first_mapping = cast('Mapping[Any, Any]', first)
+            sketch += f' (keys: {", ".join(str(k) for k in first_mapping)})'
+    else:
+        sketch = _type_name(jsonable)
+    if len(sketch) > max_chars:
+        sketch = sketch[: max_chars - 1] + '…'
+    return sketch

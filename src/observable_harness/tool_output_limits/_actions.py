@@ -1,0 +1,104 @@
+"""The extension API of `ToolOutputLimits`: what a band's action is, what it gets, what it returns.
+
+Each action is a small frozen dataclass that knows how to reduce one unit of tool output and which
+action takes over (`then`) when it cannot. New actions (the bounded-output building blocks, a user's
+own) subclass `ReductionAction`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeAlias
+
+from opentelemetry.util.types import AttributeValue
+from pydantic_ai.tools import RunContext
+
+from ._payload import Unit
+
+__all__ = ['ActionUnavailable', 'Outcome', 'Passthrough', 'Reduced', 'ReductionAction', 'ReductionEnv']
+
+Outcome: TypeAlias = str
+"""What was applied in the end: `truncate`, `spill`, `summarize`, `unchanged`, or an extension's name."""
+
+
+class ActionUnavailable(Exception):
+    """An action cannot run on this unit (a binary payload for a text action, no store, ...).
+
+    Raising it (or any exception) from `ReductionAction.apply` hands the unit to the action's `then`.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class Reduced:
+    """What an action made of a unit."""
+
+    output: Any
+    """What the model sees in place of the unit (usually a stand-in string)."""
+    outcome: Outcome
+    """The action that was applied, as a low-cardinality name."""
+    handle: str | None = None
+    """Where the full payload was stored, when it was."""
+    details: Mapping[str, AttributeValue] = field(default_factory=dict[str, AttributeValue])
+    """Extra span attributes from the action (catalog keys; counts and names only, never content)."""
+
+
+class ReductionEnv(Protocol):
+    """What the capability lends an action while it reduces one unit."""
+
+    @property
+    def ctx(self) -> RunContext[Any]:
+        """The tool call's run context (run id, model, usage, usage limits)."""
+        ...
+
+    @property
+    def read_tool_name(self) -> str:
+        """The name the model knows the read-back tool by in this run."""
+        ...
+
+    @property
+    def summary_prompt(self) -> str:
+        """The capability's `summary_prompt` template (`{tool_name}`, `{output}`)."""
+        ...
+
+    async def store(self, unit: Unit, data: bytes, *, key: str | None = None, scrub: bool = True) -> str:
+        """Write `data` for `unit` to the overflow store and return its handle; raise when the store fails.
+
+        `key` overrides the default per-call key (run id, tool call id, retry, part). With `scrub` the
+        capability's `scrubber` replaces secrets first; an action that scrubs with a scrubber of its
+        own (or was told to store verbatim) passes `scrub=False`, so each write is scrubbed exactly once.
+        """
+        ...
+
+
+class ReductionAction(ABC):
+    """Base of every band action: reduce one unit, or raise so that `then` takes over."""
+
+    name: ClassVar[str]
+    """Low-cardinality action name used in telemetry labels and fallback chains."""
+
+    then: ReductionAction | None
+    """The action applied when this one cannot run (store raises, binary payload, model error)."""
+
+    @abstractmethod
+    async def apply(self, unit: Unit, env: ReductionEnv) -> Reduced:
+        """Reduce `unit`, or raise (`ActionUnavailable` or any exception) to hand it to `then`."""
+
+
+@dataclass(frozen=True)
+class Passthrough(ReductionAction):
+    """Leave the matching return untouched: an explicit no-op for `bands` and `per_tool` lists.
+
+    ```python
+    from observable_harness.tool_output_limits import Band, Passthrough, Truncate
+
+    bands = [Band(over=50_000, action=Truncate()), Band(over=0, action=Passthrough())]
+    ```
+    """
+
+    name: ClassVar[str] = 'passthrough'
+    then: ReductionAction | None = field(default=None, init=False, repr=False)
+
+    async def apply(self, unit: Unit, env: ReductionEnv) -> Reduced:
+        return Reduced(unit.value, 'unchanged')

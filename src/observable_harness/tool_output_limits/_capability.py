@@ -1,0 +1,403 @@
+"""ToolOutputLimits: reduce an oversized tool return once, when it is produced, and keep the reduced form."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.messages import ToolCallPart, ToolReturn
+from pydantic_ai.models import ModelRequestContext
+from pydantic_ai.tools import AgentDepsT, RunContext, ToolDefinition, ToolSelector, matches_tool_selector
+from pydantic_ai.toolsets import AgentToolset
+
+from .._text.cut import TruncationStrategy
+from .._text.layout import Serializer, Tokenizer, utf8_size
+from .._text.paging import READ_TOOL_NAME
+from .._text.secrets import DEFAULT_SCRUBBER, Scrubber
+from ..storage import LocalFileStore, OverflowStore, scrub_before_write
+from . import _telemetry as telemetry
+from ._actions import Passthrough, Reduced, ReductionAction
+from ._bands import Band
+from ._decision import Decision, Hop
+from ._layouts import DEFAULT_READ_CACHE_BYTES, LayoutCache
+from ._payload import Measurer, PartName, Unit, is_binary
+from ._read_tool import build_read_toolset, is_read_tool, read_tool_name_in_run
+from ._spill import Spill
+from ._summarize import DEFAULT_SUMMARY_PROMPT, validate_summary_prompt
+from ._truncate import Truncate
+
+__all__ = ['DEFAULT_BANDS', 'ToolOutputLimits']
+
+DEFAULT_BANDS: tuple[Band, ...] = (Band(over=10_000, action=Spill(then=Truncate(strategy=TruncationStrategy.salient))),)
+"""Lossless when the store accepts the write, a bounded truncation otherwise: no LLM cost, no silent drop.
+Both stand-ins show lines by class first (errors, results, the first and last lines), then by position."""
+
+
+def _sorted_bands(bands: Sequence[Band], where: str) -> tuple[Band, ...]:
+    for band in bands:
+        if not isinstance(band, Band):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f'{where} must hold Band(over=..., action=...) entries; got {band!r}.')
+    return tuple(sorted(bands, key=lambda band: band.over, reverse=True))
+
+
+def _pick(bands: tuple[Band, ...], size: int) -> Band | None:
+    for band in bands:  # sorted by threshold, largest first: the largest reached threshold wins
+        if size >= band.over:
+            return band
+    return None
+
+
+@dataclass
+class _RunState:
+    """Per-run bookkeeping, isolated by `for_run` so concurrent runs never share it."""
+
+    tokens_saved_by_tool: dict[str, int] = field(default_factory=dict[str, int])
+
+
+class _Env:
+    """What an action may use while reducing one unit (the `ReductionEnv` protocol)."""
+
+    __slots__ = ('_ctx', '_limits')
+
+    def __init__(self, limits: ToolOutputLimits[Any], ctx: RunContext[Any]) -> None:
+        self._limits = limits
+        self._ctx = ctx
+
+    @property
+    def ctx(self) -> RunContext[Any]:
+        return self._ctx
+
+    @property
+    def read_tool_name(self) -> str:
+        return read_tool_name_in_run(self._ctx, self._limits.read_tool_name)
+
+    @property
+    def summary_prompt(self) -> str:
+        return self._limits.summary_prompt
+
+    async def store(self, unit: Unit, data: bytes, *, key: str | None = None, scrub: bool = True) -> str:
+        store = self._limits.overflow_store
+        store_name = type(store).__name__
+        scrubber = self._limits.scrubber if scrub else None
+        if scrubber is not None:
+            # Before anything reaches a disk or a bucket: a spill outlives the run that made it. The text
+            # the unit already holds is scrubbed rather than a second decoded copy of it.
+            text = unit.text if unit.text is not None and data is unit.data else data.decode('utf-8', 'surrogateescape')
+            scrubbed = scrub_before_write(scrubber, text)
+            if scrubbed.counts:
+                data = scrubbed.text.encode('utf-8', 'surrogatepass' if text is unit.text else 'surrogateescape')
+        try:
+            handle = await store.write(key or unit.key, data)
+        except Exception as error:
+            telemetry.report_spill_failure(store_name, type(error).__name__)
+            raise
+        telemetry.report_spill_write(unit.tool_name, store_name, len(data))
+        return handle
+
+
+@dataclass
+class ToolOutputLimits(AbstractCapability[AgentDepsT]):
+    """Reduce oversized tool returns once, when they are produced, so they stop riding every later request.
+
+    A tool return stays in the run's history and is re-sent with every later model request. This
+    capability measures each return in `after_tool_execute`, picks the band whose threshold it
+    reaches, applies that band's action (spill, truncate, summarize) once, and lets the reduced
+    form persist. It also registers `read_tool_result`, so the model can page through anything
+    that was spilled. Every decision is reported as a `tool_output.reduce` span and metrics.
+
+    ```python
+    from pydantic_ai import Agent
+
+    from observable_harness import ToolOutputLimits
+    from observable_harness.tool_output_limits import Band, Spill, Summarize, Truncate
+
+    agent = Agent(
+        'test',
+        capabilities=[
+            ToolOutputLimits(
+                bands=[
+                    Band(over=100_000, action=Spill()),
+                    Band(over=20_000, action=Summarize()),
+                    Band(over=5_000, action=Truncate()),
+                ]
+            )
+        ],
+    )
+    ```
+    """
+
+    bands: Sequence[Band] | None = None
+    """Size bands; the largest threshold a return reaches wins. `None` means `DEFAULT_BANDS`:
+    spill from 10,000 characters, truncate if the store refuses the write."""
+
+    per_tool: Mapping[str, Sequence[Band]] = field(default_factory=dict[str, Sequence[Band]])
+    """Band lists that replace `bands` for the named tools: files keep their head, logs their tail."""
+
+    tool_filter: ToolSelector[AgentDepsT] = 'all'
+    """Which tools are touched at all (names, metadata, or a predicate); the rest pass through unmeasured."""
+
+    store: OverflowStore | None = None
+    """Where spilled payloads go; `None` uses a `LocalFileStore` under a stable per-user root."""
+
+    serializer: Serializer | None = None
+    """How structured returns are laid out as text (`indented_json`, `json_lines`, or your own);
+    `None` is compact one-line JSON. The serialized text is what is measured and stored."""
+
+    over_tokens: bool = False
+    """Measure in estimated tokens (~4 characters each) instead of characters."""
+
+    tokenizer: Tokenizer | None = None
+    """Exact token counter (`text -> int`); implies `over_tokens`."""
+
+    strip_ansi: bool = False
+    """Remove ANSI escape sequences from text returns before measuring and reducing them."""
+
+    summary_prompt: str = DEFAULT_SUMMARY_PROMPT
+    """Prompt for the built-in `Summarize`; must contain `{tool_name}` and `{output}`."""
+
+    scrubber: Scrubber | None = DEFAULT_SCRUBBER
+    """Replaces secrets (tokens, keys, `password=` assignments, bearer headers) before any store write,
+    because a spill outlives the run. `None` stores payloads verbatim; `Scrubber(extra=...)` adds formats.
+    An action with a `scrubber` of its own (`Offload`, `Condense`) uses that one for its writes instead."""
+
+    read_tool_name: str = READ_TOOL_NAME
+    """The name the read-back tool is registered under. Change it when a tool of yours already has the
+    name, or to give a second `ToolOutputLimits` (with its own `id`) a read tool of its own."""
+
+    read_cache_bytes: int = DEFAULT_READ_CACHE_BYTES
+    """Memory the read tool may keep for the row layouts of large payloads (over 256 KiB) being paged,
+    so that each page does not decode and split the whole payload again (~40 ms for 10 MB). Shared by
+    the runs of this capability; `0` keeps none."""
+
+    _run: _RunState = field(default_factory=_RunState, init=False, repr=False, compare=False)
+    _measurer: Measurer = field(init=False, repr=False, compare=False)
+    _bands: tuple[Band, ...] = field(init=False, repr=False, compare=False)
+    _per_tool: dict[str, tuple[Band, ...]] = field(init=False, repr=False, compare=False)
+    _default_store: OverflowStore | None = field(default=None, init=False, repr=False, compare=False)
+    _thresholds_reported: set[tuple[str, str]] = field(init=False, repr=False, compare=False)
+    _layouts: LayoutCache = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        validate_summary_prompt(self.summary_prompt)
+        self._bands = _sorted_bands(DEFAULT_BANDS if self.bands is None else self.bands, 'bands')
+        self._per_tool = {name: _sorted_bands(bands, f'per_tool[{name!r}]') for name, bands in self.per_tool.items()}
+        if self.store is not None and not isinstance(self.store, OverflowStore):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(
+                f'store must implement OverflowStore (async write(key, data) -> handle, async read(handle) -> bytes); '
+                f'got {type(self.store).__name__}.'
+            )
+        self._measurer = Measurer(
+            serializer=self.serializer,
+            over_tokens=self.over_tokens,
+            tokenizer=self.tokenizer,
+            strip_ansi=self.strip_ansi,
+        )
+        self._thresholds_reported = set()
+        if not self.read_tool_name.isidentifier():
+            raise ValueError(
+                f'read_tool_name must be a valid tool name (letters, digits and underscores, not starting with a '
+                f'digit); got {self.read_tool_name!r}.'
+            )
+        if self.read_cache_bytes < 0:
+            raise ValueError(f'read_cache_bytes must be >= 0 (0 keeps no layouts); got {self.read_cache_bytes}.')
+        self._layouts = LayoutCache(max_bytes=self.read_cache_bytes)
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None  # bands hold action objects and callables: not expressible in an agent spec
+
+    @property
+    def overflow_store(self) -> OverflowStore:
+        """The store spills go to (the default `LocalFileStore` is created on first use)."""
+        if self.store is not None:
+            return self.store
+        if self._default_store is None:
+            self._default_store = LocalFileStore()
+        return self._default_store
+
+    async def for_run(self, ctx: RunContext[AgentDepsT]) -> ToolOutputLimits[AgentDepsT]:
+        run_copy = copy.copy(self)
+        run_copy._run = _RunState()
+        if self.store is None:
+            # Share one default store across runs so later runs can read earlier spills.
+            run_copy._default_store = self._default_store = self.overflow_store
+        return run_copy
+
+    def get_toolset(self) -> AgentToolset[AgentDepsT] | None:
+        return build_read_toolset(
+            lambda: self.overflow_store,
+            name=self.read_tool_name,
+            layouts=self._layouts,
+            toolset_id=f'observable_harness_{self.id}_{self.read_tool_name}' if self.id else None,
+        )
+
+    async def before_model_request(
+        self, ctx: RunContext[AgentDepsT], request_context: ModelRequestContext
+    ) -> ModelRequestContext:
+        if self._run.tokens_saved_by_tool:
+            telemetry.report_resend_avoided(self._run.tokens_saved_by_tool.items())
+        return request_context
+
+    async def after_tool_execute(
+        self,
+        ctx: RunContext[AgentDepsT],
+        *,
+        call: ToolCallPart,
+        tool_def: ToolDefinition,
+        args: dict[str, Any],
+        result: Any,
+    ) -> Any:
+        if is_read_tool(tool_def.metadata):
+            return result  # read-back output is already bounded; reducing it would loop
+        if self.tool_filter != 'all' and not await matches_tool_selector(self.tool_filter, ctx, tool_def):
+            return result
+        tool_name = call.tool_name
+        bands = self._per_tool.get(tool_name, self._bands)
+        agent = ctx.agent
+        reported = (tool_name, agent.name if agent is not None and agent.name else 'unnamed')
+        if reported not in self._thresholds_reported:
+            # Per agent and tool, the thresholds that really apply: dashboards draw them over the tool's sizes,
+            # and two agents that bound one tool differently each show their own.
+            self._thresholds_reported.add(reported)
+            thresholds = ((b.over, b.action.name) for b in bands)
+            telemetry.report_bands(tool_name, thresholds, self._measurer.size_unit, agent=reported[1])
+        if type(result) is str and self._measurer.plain_chars and (not bands or len(result) < bands[-1].over):
+            # The common case, kept cheap: a short text return is measured and let through.
+            telemetry.report_passthrough(tool_name, len(result), 'chars')
+            return result
+        key = f'{ctx.run_id or "run"}/{call.tool_call_id}.{ctx.retry}'
+        if isinstance(result, ToolReturn):
+            tool_return = cast('ToolReturn[Any]', result)
+            return await self._reduce_tool_return(ctx, tool_return, bands, tool_name, call.tool_call_id, key)
+        return await self._reduce_value(ctx, result, bands, tool_name, call.tool_call_id, 'return_value', key)
+
+    async def _reduce_tool_return(
+        self,
+        ctx: RunContext[AgentDepsT],
+        result: ToolReturn[Any],
+        bands: tuple[Band, ...],
+        tool_name: str,
+        tool_call_id: str,
+        key: str,
+    ) -> ToolReturn[Any]:
+        return_value = await self._reduce_value(
+            ctx, result.return_value, bands, tool_name, tool_call_id, 'return_value', key
+        )
+        content = result.content
+        if isinstance(content, str):
+            content = await self._reduce_value(
+                ctx, content, bands, tool_name, tool_call_id, 'content', f'{key}.content'
+            )
+        elif content is not None:
+            content = await self._reduce_content_items(ctx, list(content), bands, tool_name, tool_call_id, key)
+        if return_value is result.return_value and content is result.content:
+            return result
+        return dataclasses.replace(result, return_value=return_value, content=content)
+
+    async def _reduce_content_items(
+        self,
+        ctx: RunContext[AgentDepsT],
+        items: list[Any],
+        bands: tuple[Band, ...],
+        tool_name: str,
+        tool_call_id: str,
+        key: str,
+    ) -> list[Any]:
+        """Text items are reduced together in place; non-text items are stored whole or left whole, never cut."""
+        text_positions = [i for i, item in enumerate(items) if isinstance(item, str)]
+        out = list(items)
+        if text_positions:
+            text = '\n'.join(items[i] for i in text_positions)
+            reduced = await self._reduce_value(ctx, text, bands, tool_name, tool_call_id, 'content', f'{key}.content')
+            if reduced is not text:
+                out[text_positions[0]] = reduced
+                for i in reversed(text_positions[1:]):
+                    del out[i]
+        for index, item in enumerate(list(out)):
+            if not is_binary(item):
+                continue
+            reduced = await self._reduce_value(
+                ctx, item, bands, tool_name, tool_call_id, 'content', f'{key}.content.{index}'
+            )
+            if reduced is item and _pick(bands, len(getattr(item, 'data', b''))) is not None:
+                warnings.warn(
+                    f'ToolOutputLimits left a {len(item.data):,}-byte non-text content item of tool {tool_name!r} '
+                    'whole: multimodal content cannot be cut, and no Spill in its band chain stored it.',
+                    UserWarning,
+                    stacklevel=2,
+                )
+            out[index] = reduced
+        return out
+
+    async def _reduce_value(
+        self,
+        ctx: RunContext[AgentDepsT],
+        value: Any,
+        bands: tuple[Band, ...],
+        tool_name: str,
+        tool_call_id: str,
+        part: PartName,
+        key: str,
+    ) -> Any:
+        unit = self._measurer.unit(value, tool_name=tool_name, tool_call_id=tool_call_id, part=part, key=key)
+        band = _pick(bands, unit.size)
+        if band is None or isinstance(band.action, Passthrough):
+            telemetry.report_passthrough(tool_name, unit.size, unit.size_unit)
+            return unit.value
+        with telemetry.reduce_span() as span:
+            reduced, hops = await self._apply(band.action, unit, _Env(self, ctx))
+            decision = self._decision(unit, band, reduced, hops)
+            span.finish(decision)
+        if decision.tokens_saved:
+            saved = self._run.tokens_saved_by_tool
+            saved[tool_name] = saved.get(tool_name, 0) + decision.tokens_saved
+        return reduced.output
+
+    @staticmethod
+    async def _apply(action: ReductionAction, unit: Unit, env: _Env) -> tuple[Reduced, tuple[Hop, ...]]:
+        """Run `action`, walking its `then` chain on failure; a failed chain leaves the unit unchanged."""
+        hops: list[Hop] = []
+        current: ReductionAction = action
+        while True:
+            try:
+                return await current.apply(unit, env), tuple(hops)
+            except Exception as error:
+                following = current.then
+                hops.append(Hop(current.name, following.name if following else 'none', type(error).__name__))
+                if following is None:
+                    return Reduced(unit.value, 'unchanged'), tuple(hops)
+                current = following
+
+    @staticmethod
+    def _decision(unit: Unit, band: Band, reduced: Reduced, hops: tuple[Hop, ...]) -> Decision:
+        output = reduced.output
+        if isinstance(output, str) and output is not unit.value:
+            output_chars = len(output)
+            output_bytes = utf8_size(output)
+        else:
+            output_chars = unit.chars
+            output_bytes = unit.original_bytes
+        original_bytes = unit.original_bytes
+        return Decision(
+            tool=unit.tool_name,
+            tool_call_id=unit.tool_call_id,
+            part=unit.part,
+            size=unit.size,
+            size_unit=unit.size_unit,
+            original_chars=unit.chars,
+            original_bytes=original_bytes,
+            band_over=band.over,
+            action=band.action.name,
+            outcome=reduced.outcome,
+            hops=hops,
+            handle=reduced.handle,
+            content_hash=unit.content_hash,
+            output_chars=output_chars,
+            bytes_saved=max(0, original_bytes - output_bytes),
+            details=reduced.details,
+        )
