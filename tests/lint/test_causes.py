@@ -561,3 +561,92 @@ def test_messages_name_the_source_and_never_an_internal_tag() -> None:
         'head(): contents from read_text (line 16) cut to a fixed size with nothing telling the model it was cut'
     )
     assert 'BTO-' not in unbounded.message + unmarked.message
+
+
+# ------------------------------------------------------------------------------ cuts sized in a helper
+
+HELPER_SIZES = """
+def cap(text: str, limit: int = 4000) -> str:
+    return text[:limit]
+
+def cap_marked(text: str, limit: int = 4000) -> str:
+    return text[:limit] + ('\\n[truncated]' if len(text) > limit else '')
+
+def run(command: str, tail: int) -> str:
+    out = subprocess.run(command, shell=True, capture_output=True, text=True).stdout
+    return '\\n'.join(out.splitlines()[-tail:])
+
+@agent.tool_plain
+def build() -> str:
+    out = subprocess.run(['make'], capture_output=True, text=True).stdout
+    return cap(out)  # expect BTO003
+
+@agent.tool_plain
+def build_as_asked(limit: int = 2000) -> str:
+    out = subprocess.run(['make'], capture_output=True, text=True).stdout
+    return cap(out, limit)
+
+@agent.tool_plain
+def build_marked() -> str:
+    out = subprocess.run(['make'], capture_output=True, text=True).stdout
+    return cap_marked(out, 1000)
+
+@agent.tool_plain
+def tests_tail() -> str:
+    return run('pytest -q', 40)  # expect BTO003
+
+@agent.tool_plain
+def tests_tail_as_asked(lines: int = 40) -> str:
+    return run('pytest -q', tail=lines)
+"""
+
+
+def test_a_cut_sized_in_a_helper_is_judged_by_what_the_tool_passes() -> None:
+    check(HELPER_SIZES)
+
+
+COUNTS = """
+@agent.tool_plain
+def search(pattern: str, path: str) -> str:
+    matches = []
+    with open(path) as handle:
+        for number, line in enumerate(handle, 1):
+            if pattern in line:
+                matches.append(f'{path}:{number}: {line.strip()}')
+                if len(matches) >= 100:
+                    matches.append('... (truncated)')
+                    return '\\n'.join(matches)
+    return '\\n'.join(matches) if matches else 'No matches found.'
+
+@agent.tool_plain
+def search_silently(pattern: str, path: str) -> str:
+    matches = []
+    with open(path) as handle:
+        for line in handle:
+            if pattern in line:
+                matches.append(line)
+                if len(matches) >= 100:
+                    return ''.join(matches)  # expect BTO003
+    return ''.join(matches)
+
+@agent.tool_plain
+def first_lines(command: str) -> str:
+    shown = []
+    for line in subprocess.run(command, shell=True, capture_output=True, text=True).stdout.splitlines():
+        if len(shown) < 50:
+            shown.append(line)
+    return '\\n'.join(shown)  # expect BTO003
+
+@agent.tool_plain
+def collected(command: str) -> str:
+    out = ''
+    for line in subprocess.run(command, shell=True, capture_output=True, text=True).stdout.splitlines():
+        out += line
+        if len(out) > 10_000:
+            return out  # expect BTO001
+    return out  # at most 10,000 characters and a line: the guard above left otherwise
+"""
+
+
+def test_a_count_on_what_is_collected_bounds_it() -> None:
+    check(COUNTS)

@@ -163,14 +163,22 @@ class Analysis:
 
     # -------------------------------------------------------------------------------------- summaries
 
-    def apply(self, target: FunctionInfo, arguments: dict[str, Value]) -> Value:
-        """What a call returns: the target's summary, its parameters replaced by the arguments."""
+    def apply(self, target: FunctionInfo, arguments: dict[str, Value], sizing: dict[str, str] | None = None) -> Value:
+        """What a call returns: the target's summary, its parameters replaced by the arguments, and each cut
+        sized by a parameter judged by what the call passed for it (`sizing`; a default is a fixed size)."""
         self._depends(target.key)
         summary = self.summaries.get(target.key, EMPTY)
+        sizes = sizing or {}
+
+        def resolved(origin: Origin) -> Origin:
+            if origin.bound.startswith('param:'):
+                return replace(origin, bound=sizes.get(origin.bound.removeprefix('param:'), 'fixed'))
+            return origin
+
         origins: set[Origin] = set()
         classes = set(summary.classes)
         marker = summary.marker
-        for origin in summary.origins:
+        for origin in map(resolved, summary.origins):
             if origin.kind != 'param':
                 origins.add(origin)
                 continue
@@ -229,7 +237,7 @@ class Analysis:
         for function in _tools(module):
             if function.key in covered:
                 continue
-            evaluator = Evaluator(self, function, {}, param_names=function.all_parameters())
+            evaluator = Evaluator(self, function, {}, param_names=function.all_parameters(), tool=True)
             if function.owner is not None and function.is_method:
                 names = function.parameters()
                 if names:
@@ -237,7 +245,7 @@ class Analysis:
             evaluator.run()
             found.extend(
                 finding
-                for node, value in evaluator.returns
+                for node, value in evaluator.returns.items()
                 for finding in _judge(module, function, node, value)
                 if not _suppressed(lines, finding.line, finding.code)
             )

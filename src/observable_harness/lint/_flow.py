@@ -28,14 +28,17 @@ from ._sources import (
     PROJECT_BOUNDS,
     SAFE_METHODS,
 )
-from ._values import EMPTY, Origin, Value, join, marker_text
+from ._values import EMPTY, Origin, Value, bound_rank, join, marker_text
 
 if TYPE_CHECKING:
     from ._analysis import Analysis
 
 __all__ = ['Evaluator', 'State']
 
-_BOUNDING_NAME = re.compile(r'truncat|clip|shorten|condense|excerpt|summar|cap_output|limit_output|cut', re.IGNORECASE)
+_BOUNDING_NAME = re.compile(
+    r'(?:^|_)(?:truncat|clip|shorten|condens|excerpt|summar|abbreviat|ellipsi)|(?:^|_)(?:cap|cut|limit)(?:_|$)',
+    re.IGNORECASE,
+)
 """Names of helpers outside the linted paths that are taken at their word (their bodies cannot be read)."""
 
 _STRINGIFY = frozenset({'str', 'repr', 'format', 'ascii'})
@@ -68,7 +71,7 @@ def join_states(states: Sequence[State | None]) -> State | None:
 
 
 def _bound_rank(bound: str) -> int:
-    return {'': 0, 'fixed': 1, 'param': 2, 'small': 3}[bound]
+    return bound_rank(bound)
 
 
 def _terminates(body: Sequence[ast.stmt]) -> bool:
@@ -105,6 +108,25 @@ def _root_name(node: ast.AST) -> str:
     return node.id if isinstance(node, ast.Name) else ''
 
 
+def _accumulated(node: ast.AST) -> frozenset[str]:
+    """Collections a function builds up item by item (`found.append(x)`, `parts[k] = x`): their length is a
+    count. (Text built with `out += x` is not among them: its length is its size.)"""
+    names: set[str] = set()
+    for child in ast.walk(node):
+        if (
+            isinstance(child, ast.Call)
+            and isinstance(child.func, ast.Attribute)
+            and child.func.attr in ('append', 'extend', 'insert', 'add', 'appendleft')
+            and isinstance(child.func.value, ast.Name)
+        ):
+            names.add(child.func.value.id)
+        elif isinstance(child, ast.Assign):
+            names.update(
+                t.value.id for t in child.targets if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+            )
+    return frozenset(names)
+
+
 def _statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
     """Statements of a body and its blocks, not descending into loops, functions or classes."""
     for statement in body:
@@ -131,6 +153,8 @@ class Evaluator:
         depth: int = 0,
         node: FunctionNode | ast.Lambda | None = None,
         param_names: set[str] | None = None,
+        tool: bool = False,
+        roots: dict[str, frozenset[str]] | None = None,
     ) -> None:
         self.analysis = analysis
         self.function = function
@@ -138,18 +162,25 @@ class Evaluator:
         self.node: FunctionNode | ast.Lambda = node if node is not None else function.node
         self.depth = depth
         self.aliases = analysis.aliases_of(function) if node is None else dict(self.module.aliases)
-        self.returns: list[tuple[ast.Return, Value]] = []
+        self.returns: dict[ast.Return, Value] = {}
+        """What each return gives, joined over every pass that reached it (a loop body runs twice)."""
         self.local_functions: dict[str, FunctionNode] = {}
         self.param_names: set[str] = set(param_names or ())
+        self.tool = tool
+        """Evaluating a tool itself: a cut sized by its parameters is the model's request."""
+        self.roots: dict[str, frozenset[str]] = dict(roots or {})
+        """For each name derived from parameters, the parameters it comes from."""
         self.loop_caps: list[str] = []
         self.loop_exits: list[list[State]] = []
         self.size_names: dict[str, ast.expr] = {}
+        self.accumulators = _accumulated(self.node)
         self.state = closure.copy() if closure is not None else State()
         arguments_node = self.node.args
         every = [*arguments_node.posonlyargs, *arguments_node.args, *arguments_node.kwonlyargs]
         every += [a for a in (arguments_node.vararg, arguments_node.kwarg) if a is not None]
         for argument in every:
             self.param_names.add(argument.arg)
+            self.roots[argument.arg] = frozenset({argument.arg})
             self.state.env[argument.arg] = (arguments or {}).get(argument.arg, EMPTY)
 
     # ------------------------------------------------------------------------------------------- running
@@ -159,7 +190,7 @@ class Evaluator:
         if isinstance(self.node, ast.Lambda):
             return self.expression(self.node.body, self.state)
         self.block(self.node.body, self.state)
-        return join(value for _, value in self.returns)
+        return join(self.returns.values())
 
     def block(self, body: Sequence[ast.stmt], state: State | None) -> State | None:
         for statement in body:
@@ -177,7 +208,7 @@ class Evaluator:
             return state
         if isinstance(node, ast.Return):
             value = self.expression(node.value, state) if node.value is not None else EMPTY
-            self.returns.append((node, value))
+            self.returns[node] = join((self.returns.get(node, EMPTY), value))
             return None
         if isinstance(node, ast.Raise):
             return None
@@ -227,8 +258,9 @@ class Evaluator:
         if isinstance(target, ast.Name):
             state.env[target.id] = value
             state.capped.pop(target.id, None)
-            if derived:
+            if derived and source is not None:
                 self.param_names.add(target.id)
+                self.roots[target.id] = self._roots_of(_names(source))
             if source is not None and self._is_size(source):
                 self.size_names[target.id] = source
             else:
@@ -255,6 +287,16 @@ class Evaluator:
             self.accumulate(target.value, value, state)
         elif isinstance(target, ast.Starred):
             self.assign(target.value, value, state, derived=derived)
+
+    def _roots_of(self, names: frozenset[str]) -> frozenset[str]:
+        return frozenset[str]().union(*(self.roots.get(name, frozenset({name})) for name in names & self.param_names))
+
+    def size_kind(self, names: frozenset[str]) -> str:
+        """How a cut sized by an expression over `names` counts: by a parameter, or fixed."""
+        roots = self._roots_of(names)
+        if not roots:
+            return 'fixed'
+        return 'param' if self.tool else f'param:{min(roots)}'
 
     @staticmethod
     def _status_lines(value: Value) -> set[int]:
@@ -298,8 +340,13 @@ class Evaluator:
 
     def branch(self, node: ast.If, state: State) -> State | None:
         self.expression(node.test, state)
-        yes = self.block(node.body, self.refine(node.test, state.copy(), truth=True))
-        no = self.block(node.orelse, self.refine(node.test, state.copy(), truth=False))
+        # a guard whose other branch leaves (`if len(found) >= 100: ...; return`) means nothing is cut yet here
+        yes = self.block(
+            node.body, self.refine(node.test, state.copy(), truth=True, other_exits=_terminates(node.orelse))
+        )
+        no = self.block(
+            node.orelse, self.refine(node.test, state.copy(), truth=False, other_exits=_terminates(node.body))
+        )
         return join_states([yes, no])
 
     def loop(self, node: ast.For | ast.AsyncFor | ast.While, state: State) -> State | None:
@@ -347,7 +394,7 @@ class Evaluator:
         compares = [test for test in tests if any(isinstance(c, ast.Compare) for c in ast.walk(test))]
         if not compares:
             return ''
-        return 'param' if any(_names(test) & self.param_names for test in compares) else 'fixed'
+        return self.size_kind(frozenset[str]().union(*(_names(test) for test in compares)))
 
     def try_statement(self, node: ast.Try, state: State) -> State | None:
         body_end = self.block(node.body, state.copy())
@@ -402,14 +449,20 @@ class Evaluator:
             return _root_name(node.args[0]), False
         return '', False
 
-    def refine(self, test: ast.expr, state: State, *, truth: bool) -> State:
-        """The state on the branch where `test` is `truth`: sizes it bounds are known there."""
+    def refine(self, test: ast.expr, state: State, *, truth: bool, other_exits: bool = False) -> State:
+        """The state on the branch where `test` is `truth`: sizes it bounds are known there.
+
+        `len(out) <= LIMIT` shows output small on its side. For a list built up in the function
+        (`found.append(...)`), the length is a count: below it, what is collected is bounded by the count
+        (nothing is cut yet when the other side leaves the loop or the function); at or above it, the
+        collection has been cut there.
+        """
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            return self.refine(test.operand, state, truth=not truth)
+            return self.refine(test.operand, state, truth=not truth, other_exits=other_exits)
         if isinstance(test, ast.BoolOp):
             if (isinstance(test.op, ast.And) and truth) or (isinstance(test.op, ast.Or) and not truth):
                 for value in test.values:
-                    state = self.refine(value, state, truth=truth)
+                    state = self.refine(value, state, truth=truth, other_exits=other_exits)
             return state
         if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
             return state
@@ -422,20 +475,35 @@ class Evaluator:
             big_when_true = isinstance(op, ast.Lt | ast.LtE)
         else:
             return state
-        if not ((truth and small_when_true) or (not truth and big_when_true)):
-            return state
+        small_side = (truth and small_when_true) or (not truth and big_when_true)
+        big_side = (truth and big_when_true) or (not truth and small_when_true)
         name, on_disk = self._size_subject(size)
+        counted = name in self.accumulators
+        if big_side and counted and name in state.env:
+            kind = self.size_kind(_names(limit))
+            state.env[name] = state.env[name].map(
+                lambda o: replace(o, bound=kind) if o.kind != 'param' and o.bound in ('', 'small') else o
+            )
+        if not small_side:
+            return state
         if on_disk:
             state.size_checked = True
-        if name:
+        if not name:
+            return state
+        if counted:
+            bound = 'small' if other_exits else self.size_kind(_names(limit))
             if name in state.env:
-                measured = {_identity(o) for o in state.env[name].origins if not o.bound and o.kind != 'param'}
-                state.env[name] = state.env[name].capped('small')
-                if measured:
-                    # the whole output is small, so is everything made from it (`shown` cut from `lines`)
-                    for other, value in state.env.items():
-                        state.env[other] = value.map(lambda o: o.capped('small') if _identity(o) in measured else o)
-            state.capped[name] = 'param' if _names(limit) & self.param_names else 'fixed'
+                state.env[name] = state.env[name].capped(bound)
+            state.capped[name] = bound
+            return state
+        if name in state.env:
+            measured = {_identity(o) for o in state.env[name].origins if not o.bound and o.kind != 'param'}
+            state.env[name] = state.env[name].capped('small')
+            if measured:
+                # the whole output is small, so is everything made from it (`shown` cut from `lines`)
+                for other, value in state.env.items():
+                    state.env[other] = value.map(lambda o: o.capped('small') if _identity(o) in measured else o)
+        state.capped[name] = self.size_kind(_names(limit))
         return state
 
     # ------------------------------------------------------------------------------------------- expressions
@@ -589,7 +657,7 @@ class Evaluator:
         else:
             return ''
         names = frozenset[str]().union(*(_names(expression) for expression in defining))
-        return 'param' if names & self.param_names else 'fixed'
+        return self.size_kind(names)
 
     def _BinOp(self, node: ast.expr, state: State) -> Value:
         assert isinstance(node, ast.BinOp)
@@ -832,11 +900,13 @@ class Evaluator:
             resolved = [target for target in targets if target is not None]
             if resolved:
                 return join(self.call_target(t, node, arguments, keywords, receiver) for t in resolved)
+        if method in ACCUMULATORS and isinstance(receiver_node, ast.Name | ast.Attribute | ast.Subscript):
+            if every.tainted or every.marker or every.classes:
+                self.accumulate(receiver_node, every, state)
+            if not receiver.tainted or method != 'write':
+                return EMPTY
         if receiver.tainted:
             return self.tainted_method(receiver, method, node, every)
-        if method in ACCUMULATORS:
-            self.accumulate(receiver_node, every, state)
-            return EMPTY
         if method == 'join':
             return self.combine(self.element(arguments[0]) if arguments else EMPTY, receiver)
         if method == 'format':
@@ -855,7 +925,7 @@ class Evaluator:
                 if method in ('read', 'readlines', 'read_text'):
                     sized = bool(node.args or node.keywords)
                     if sized:
-                        bound = 'param' if set[str]().union(*map(_names, node.args)) & self.param_names else 'fixed'
+                        bound = self.size_kind(frozenset[str]().union(*map(_names, node.args)))
                         kept.add(replace(origin, shape='data').capped(bound))
                     else:
                         kept.add(replace(origin, shape='data'))
@@ -891,7 +961,21 @@ class Evaluator:
             every = join([*arguments, *keywords.values()])
             return Value(every.origins, every.marker, frozenset({target.key}))
         bound = self.bind(target, arguments, keywords, receiver)
-        return self.analysis.apply(target, bound)
+        return self.analysis.apply(target, bound, self.sizing(target, node, receiver is not None))
+
+    def sizing(self, target: FunctionInfo, node: ast.Call, has_receiver: bool) -> dict[str, str]:
+        """For each parameter of `target`, how a cut sized by it counts here (the argument's own sizing)."""
+        names = target.parameters()
+        if target.is_method and names and (has_receiver or target.owner is not None):
+            names = names[1:]
+        sizes: dict[str, str] = {}
+        for name, argument in zip(names, node.args, strict=False):
+            if not isinstance(argument, ast.Starred):
+                sizes[name] = self.size_kind(_names(argument))
+        for keyword in node.keywords:
+            if keyword.arg is not None:
+                sizes[keyword.arg] = self.size_kind(_names(keyword.value))
+        return sizes
 
     def bind(
         self,
@@ -947,6 +1031,8 @@ class Evaluator:
             depth=self.depth + 1,
             node=definition,
             param_names=self.param_names,
+            tool=self.tool,
+            roots=self.roots,
         )
         inner.aliases = self.aliases
         inner.local_functions = dict(self.local_functions)

@@ -6,11 +6,17 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-__all__ = ['BOUND_ORDER', 'EMPTY', 'MARKER_TEXT', 'Origin', 'Value', 'join', 'marker_text']
+__all__ = ['BOUND_ORDER', 'EMPTY', 'MARKER_TEXT', 'Origin', 'Value', 'bound_rank', 'join', 'marker_text']
 
 BOUND_ORDER = {'': 0, 'fixed': 1, 'param': 2, 'small': 3}
 """How well a value's size is known, worst first: not at all; cut to a fixed size; cut to a size the model
-chose (a tool parameter); shown to be small before it was returned (nothing was cut)."""
+chose (a tool parameter); shown to be small before it was returned (nothing was cut). Inside a helper, a
+cut sized by the helper's parameter `n` is `param:n` until a call says what `n` was."""
+
+
+def bound_rank(bound: str) -> int:
+    return BOUND_ORDER['param'] if bound.startswith('param:') else BOUND_ORDER[bound]
+
 
 MARKER_TEXT = re.compile(
     r'truncat|clipped|\bcut\b|\bomitted\b|\belided\b|\bremaining\b|not shown|\bshowing\b|\bshown\b|'
@@ -45,7 +51,7 @@ class Origin:
     marked: bool = False
 
     def capped(self, bound: str) -> Origin:
-        return self if BOUND_ORDER[self.bound] >= BOUND_ORDER[bound] else replace(self, bound=bound)
+        return self if bound_rank(self.bound) >= bound_rank(bound) else replace(self, bound=bound)
 
 
 @dataclass(frozen=True, slots=True)
