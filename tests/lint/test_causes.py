@@ -650,3 +650,54 @@ def collected(command: str) -> str:
 
 def test_a_count_on_what_is_collected_bounds_it() -> None:
     check(COUNTS)
+
+
+# ------------------------------------------------------------------------------ small parts and self-cutting commands
+
+PARTS = """
+import itertools
+import re
+
+@agent.tool_plain
+def last_line(command: str) -> str:
+    out = subprocess.run(command, shell=True, capture_output=True, text=True).stdout
+    return out.strip().splitlines()[-1]
+
+@agent.tool_plain
+def version() -> str:
+    out = subprocess.run(['python', '--version'], capture_output=True, text=True).stdout
+    match = re.search(r'(\\\\d+\\\\.\\\\d+)', out)
+    return match.group(1) if match else 'unknown'
+
+@agent.tool_plain
+def stdout_of(command: str) -> str:
+    return subprocess.Popen(command, shell=True, stdout=subprocess.PIPE, text=True).communicate()[0]  # expect BTO001
+
+@agent.tool_plain
+def first_lines(path: str) -> str:
+    with open(path) as handle:
+        return ''.join(itertools.islice(handle, 100))  # expect BTO003
+
+@agent.tool_plain
+def first_lines_marked(path: str, count: int = 100) -> str:
+    with open(path) as handle:
+        return ''.join(itertools.islice(handle, count))
+
+@agent.tool_plain
+def log_tail(service: str) -> str:
+    proc = subprocess.run(f'journalctl -u {service} | tail -n 200', shell=True, capture_output=True, text=True)
+    return proc.stdout  # expect BTO003
+
+@agent.tool_plain
+def log_tail_as_asked(service: str, lines: int = 50) -> str:
+    return subprocess.run(['tail', '-n', str(lines), f'/var/log/{service}.log'], capture_output=True, text=True).stdout
+
+@agent.tool_plain
+def log_whole(service: str) -> str:
+    proc = subprocess.run(f'journalctl -u {service} | grep -v debug', shell=True, capture_output=True, text=True)
+    return proc.stdout  # expect BTO001
+"""
+
+
+def test_small_parts_and_commands_that_cut_their_own_output() -> None:
+    check(PARTS)

@@ -364,7 +364,7 @@ def _registered(module: Module) -> tuple[set[str], set[tuple[str, str]], set[str
         if callee in ('append', 'extend') and dotted_name(node.func).rsplit('.', 1)[0].endswith('tools') and node.args:
             collect(node.args[0])
         for keyword in node.keywords:
-            if keyword.arg in ('tools', 'function'):
+            if keyword.arg in ('tools', 'function', 'func', 'coroutine'):
                 collect(keyword.value)
     return functions, methods, toolsets
 

@@ -42,6 +42,9 @@ _BOUNDING_NAME = re.compile(
 """Names of helpers outside the linted paths that are taken at their word (their bodies cannot be read)."""
 
 _STRINGIFY = frozenset({'str', 'repr', 'format', 'ascii'})
+_PIPED_CAP = re.compile(r'(?:^|[|;&]\s*)(?:head|tail)\s+(?:-[nc]\s*|-)(?P<count>\d+|\{\})')
+"""A shell command whose last stage keeps a number of lines or bytes."""
+_COUNT_FLAG = re.compile(r'-[nc]?\d+')
 _MAX_INLINE_DEPTH = 3
 
 
@@ -424,6 +427,8 @@ class Evaluator:
     # ------------------------------------------------------------------------------------------- guards
 
     def _is_size(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.NamedExpr):
+            return self._is_size(node.value)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'len':
             return True
         if isinstance(node, ast.Attribute) and node.attr in ('st_size', 'size'):
@@ -436,6 +441,8 @@ class Evaluator:
 
     def _size_subject(self, node: ast.expr, seen: frozenset[str] = frozenset()) -> tuple[str, bool]:
         """What a size expression measures: (variable name or '', whether it measures a file on disk)."""
+        if isinstance(node, ast.NamedExpr):
+            return self._size_subject(node.value, seen)
         if isinstance(node, ast.Name) and node.id in self.size_names and node.id not in seen:
             return self._size_subject(self.size_names[node.id], seen | {node.id})
         if isinstance(node, ast.BinOp):
@@ -618,9 +625,19 @@ class Evaluator:
         base = self.expression(node.value, state)
         if not isinstance(node.slice, ast.Slice):
             self.expression(node.slice, state)
-            return base.map(lambda o: replace(o, shape='data') if o.shape in ('result', 'status') else o)
+            position = node.slice
+            if isinstance(position, ast.UnaryOp) and isinstance(position.op, ast.USub):
+                position = position.operand
+            if isinstance(position, ast.Constant) and isinstance(position.value, int):
+                # one line of many (`out.splitlines()[-1]`) is small; one element of a tuple of outputs is not
+                return base.map(lambda o: o.capped('small') if o.pieces else self._as_data(o))
+            return base.map(self._as_data)
         bound = self.slice_bound(node.slice, node.value)
         return base.capped(bound) if bound else base
+
+    @staticmethod
+    def _as_data(origin: Origin) -> Origin:
+        return replace(origin, shape='data') if origin.shape in ('result', 'status') else origin
 
     def slice_bound(self, piece: ast.Slice, base: ast.expr) -> str:
         """How a slice caps what it slices: '' when it does not (`[1:]`, `[:-1]`, `[:out.index(x)]`)."""
@@ -758,6 +775,36 @@ class Evaluator:
             return dotted if head in ('open', 'str', 'repr', 'len', 'print') or '.' not in dotted else ''
         return f'{resolved}.{rest}' if rest else resolved
 
+    def _command_cap(self, node: ast.Call) -> str:
+        """A command that cuts its own output: `... | tail -n 50`, `['head', '-c', '4000', path]`."""
+        command = node.args[0] if node.args else None
+        if isinstance(command, ast.List | ast.Tuple):
+            first = command.elts[0] if command.elts else None
+            if not (isinstance(first, ast.Constant) and first.value in ('head', 'tail')):
+                return ''
+            rest = command.elts[1:]
+            for index, element in enumerate(rest):
+                text = element.value if isinstance(element, ast.Constant) else None
+                if text in ('-n', '-c') and index + 1 < len(rest):
+                    return self.size_kind(_names(rest[index + 1]))
+                if isinstance(text, str) and _COUNT_FLAG.fullmatch(text):
+                    return 'fixed'
+            return 'fixed'  # head and tail keep ten lines by default
+        if not isinstance(command, ast.Constant | ast.JoinedStr):
+            return ''
+        text, spans = '', list[tuple[int, ast.expr]]()
+        for part in command.values if isinstance(command, ast.JoinedStr) else [command]:
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                text += part.value
+            elif isinstance(part, ast.FormattedValue):
+                spans.append((len(text), part.value))
+                text += '{}'
+        match = _PIPED_CAP.search(text)
+        if match is None:
+            return ''
+        sized = [value for at, value in spans if match.start('count') <= at < match.end('count')]
+        return self.size_kind(frozenset[str]().union(*map(_names, sized))) if sized else 'fixed'
+
     def origin(self, kind: str, source: str, node: ast.AST, *, shape: str = 'data', bound: str = '') -> Value:
         line = getattr(node, 'lineno', 0)
         return Value(frozenset({Origin(kind, source, line, self.module.path, shape, bound)}))
@@ -788,7 +835,10 @@ class Evaluator:
                 return self.origin('file', qualified, node)
             if qualified in CALLS:
                 kind, shape = CALLS[qualified]
-                return self.origin(kind, qualified, node, shape=shape)
+                return self.origin(kind, qualified, node, shape=shape, bound=self._command_cap(node))
+            if qualified == 'itertools.islice' and node.args:
+                sized = frozenset[str]().union(*(_names(a) for a in node.args[1:]))
+                return self.wrapped(self.element(arguments[0])).capped(self.size_kind(sized))
             if qualified in OPENERS:
                 return self.file_opened(qualified, node, state)
             if qualified in FACTORY_CALLS:
@@ -919,16 +969,20 @@ class Evaluator:
         kept: set[Origin] = set()
         for origin in receiver.origins:
             if origin.kind == 'param' or origin.shape == 'data':
-                if method not in SAFE_METHODS:
-                    kept.add(origin)
+                if method in ('group', 'groups', 'groupdict'):
+                    kept.add(origin.capped('small'))  # a match's group: the part a pattern picked out
+                elif method in ('splitlines', 'split', 'rsplit'):
+                    kept.add(replace(origin, pieces=True))
+                elif method not in SAFE_METHODS:
+                    kept.add(replace(origin, pieces=False) if origin.pieces else origin)
             elif origin.shape == 'handle':
                 if method in ('read', 'readlines', 'read_text'):
                     sized = bool(node.args or node.keywords)
+                    data = replace(origin, shape='data', pieces=method == 'readlines')
                     if sized:
-                        bound = self.size_kind(frozenset[str]().union(*map(_names, node.args)))
-                        kept.add(replace(origin, shape='data').capped(bound))
+                        kept.add(data.capped(self.size_kind(frozenset[str]().union(*map(_names, node.args)))))
                     else:
-                        kept.add(replace(origin, shape='data'))
+                        kept.add(data)
                 elif method == 'readline':
                     kept.add(replace(origin, shape='data').capped('param'))
             elif origin.shape in ('process', 'result', 'status', 'error'):

@@ -95,6 +95,8 @@ class Module:
     every_function: list[FunctionInfo] = field(default_factory=list[FunctionInfo])
     nodes: list[ast.AST] = field(default_factory=list[ast.AST])
     """Every node of the tree, walked once."""
+    star_imports: list[str] = field(default_factory=list[str])
+    """Modules whose names this one re-exports with `from .x import *`."""
 
     @classmethod
     def parse(cls, source: str, path: str) -> Module:
@@ -107,6 +109,11 @@ class Module:
         module = cls(path, source, tree, dotted, package)
         module.aliases = imports_of(tree.body, package)
         module.nodes = list(ast.walk(tree))
+        module.star_imports = [
+            _absolute(node, package)
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom) and any(alias.name == '*' for alias in node.names)
+        ]
         module._collect()
         return module
 
@@ -212,7 +219,19 @@ class Project:
         for split in range(len(parts) - 1, 0, -1):
             module = self.module_for(parts[:split])
             if module is not None:
-                found = member(module, parts[split:])
+                found = self._member(module, parts[split:], depth=0)
+                if found is not None:
+                    return found
+        return None
+
+    def _member(self, module: Module, names: tuple[str, ...], depth: int) -> FunctionInfo | ClassInfo | None:
+        found = member(module, names)
+        if found is not None or depth > 3:
+            return found
+        for star in module.star_imports:  # `from .tools_base import *` in a package's __init__
+            source = self.module_for(tuple(part for part in star.split('.') if part))
+            if source is not None and source is not module:
+                found = self._member(source, names, depth + 1)
                 if found is not None:
                     return found
         return None

@@ -40,6 +40,12 @@ CALLS: dict[str, tuple[str, str]] = {
     'pexpect.spawnu': ('command', 'process'),
     'pexpect.popen_spawn.PopenSpawn': ('command', 'process'),
     'unstructured.partition.auto.partition': ('file', 'data'),
+    'pandas.read_csv': ('file', 'data'),
+    'pandas.read_excel': ('file', 'data'),
+    'pandas.read_json': ('file', 'data'),
+    'pandas.read_table': ('file', 'data'),
+    'pandas.read_parquet': ('file', 'data'),
+    'pandas.read_fwf': ('file', 'data'),
 }
 """Calls whose result is output, by the name they are imported under."""
 

@@ -49,6 +49,8 @@ class Origin:
     file); `factory` (an object whose methods produce output: a converter, a container)."""
     bound: str = ''
     marked: bool = False
+    pieces: bool = False
+    """Split into lines or words: one item picked by position (`lines[-1]`) is a small part, not the whole."""
 
     def capped(self, bound: str) -> Origin:
         return self if bound_rank(self.bound) >= bound_rank(bound) else replace(self, bound=bound)
