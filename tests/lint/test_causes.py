@@ -701,3 +701,63 @@ def log_whole(service: str) -> str:
 
 def test_small_parts_and_commands_that_cut_their_own_output() -> None:
     check(PARTS)
+
+
+# ------------------------------------------------------------------------------ output handed to something else
+
+HANDED_ON = """
+import base64
+import csv
+import html
+import json
+import re
+
+import requests
+from openai import OpenAI
+from pydantic_ai import BinaryContent
+
+ANSI = re.compile(r'\\\\x1b\\\\[[0-9;]*m')
+
+@agent.tool_plain
+def transcribe(path: str) -> str:
+    with open(path, 'rb') as audio:
+        return OpenAI().audio.transcriptions.create(model='whisper-1', file=audio, response_format='text')
+
+@agent.tool_plain
+def parse_remotely(path: str) -> str:
+    with open(path, 'rb') as document:
+        response = requests.post('https://parser.invalid/parse', files={'file': document})
+    return json.dumps(response.json())
+
+@agent.tool_plain
+def screenshot(path: str) -> BinaryContent:
+    return BinaryContent(data=Path(path).read_bytes(), media_type='image/png')
+
+@agent.tool_plain
+def columns(path: str) -> str:
+    with open(path, newline='') as handle:
+        return json.dumps(csv.DictReader(handle).fieldnames)
+
+@agent.tool_plain
+def header(path: str) -> str:
+    with open(path) as handle:
+        return next(handle)
+
+@agent.tool_plain
+def rows(path: str) -> str:
+    with open(path, newline='') as handle:
+        return json.dumps([row for row in csv.DictReader(handle)])  # expect BTO002
+
+@agent.tool_plain
+def clean_log(command: str) -> str:
+    out = subprocess.run(command, shell=True, capture_output=True, text=True).stdout
+    return html.escape(ANSI.sub('', out))  # expect BTO001
+
+@agent.tool_plain
+def encoded(path: str) -> str:
+    return base64.b64encode(Path(path).read_bytes()).decode()  # expect BTO002
+"""
+
+
+def test_output_handed_to_an_api_or_a_media_part_is_not_returned() -> None:
+    check(HANDED_ON)

@@ -21,12 +21,17 @@ from ._sources import (
     ERROR_TYPES,
     EXCLUDED_CALLS,
     FACTORY_CALLS,
+    FACTORY_DATA_METHODS,
     HANDOFF_CALLS,
+    MEDIA_TYPES,
     OPENERS,
+    PASSTHROUGH_MODULES,
     PROCESS_DATA_ATTRIBUTES,
     PROCESS_DATA_METHODS,
     PROJECT_BOUNDS,
+    READERS,
     SAFE_METHODS,
+    TRANSFORM_METHODS,
 )
 from ._values import EMPTY, Origin, Value, bound_rank, join, marker_text
 
@@ -772,7 +777,7 @@ class Evaluator:
             return ''
         resolved = self.aliases.get(head)
         if resolved is None:
-            return dotted if head in ('open', 'str', 'repr', 'len', 'print') or '.' not in dotted else ''
+            return dotted if '.' not in dotted else ''
         return f'{resolved}.{rest}' if rest else resolved
 
     def _command_cap(self, node: ast.Call) -> str:
@@ -823,6 +828,8 @@ class Evaluator:
 
         if isinstance(func, ast.Name) and func.id in self.local_functions and func.id not in state.env:
             return self.inline(self.local_functions[func.id], node, state)
+        if name in MEDIA_TYPES:
+            return EMPTY  # an image, audio or video part: sent as media, not as text in the context
         handoff = self._handoff(qualified, func)
         if handoff is not None and len(node.args) > handoff:
             return self._call_elsewhere(node.args[handoff], node.args[handoff + 1 :], node, state)
@@ -836,6 +843,13 @@ class Evaluator:
             if qualified in CALLS:
                 kind, shape = CALLS[qualified]
                 return self.origin(kind, qualified, node, shape=shape, bound=self._command_cap(node))
+            if qualified == 'getattr' and len(arguments) >= 2 and isinstance(node.args[1], ast.Constant):
+                found = self.attribute_of(arguments[0], str(node.args[1].value))
+                return join((found, *arguments[2:]))
+            if qualified == 'next' and arguments:
+                return self.element(arguments[0]).capped('small')  # one item: a header row, a first line
+            if qualified in READERS and arguments:
+                return arguments[0].map(lambda o: replace(o, shape='handle') if o.shape in ('handle', 'data') else o)
             if qualified == 'itertools.islice' and node.args:
                 sized = frozenset[str]().union(*(_names(a) for a in node.args[1:]))
                 return self.wrapped(self.element(arguments[0])).capped(self.size_kind(sized))
@@ -864,7 +878,24 @@ class Evaluator:
         if name and _BOUNDING_NAME.search(name):
             # a helper we cannot read, named for bounding (`truncate_output(out)`): taken at its word
             return self.combine(every.capped('small'), Value(marker=True))
+        if not self._passes_through(func, qualified):
+            # a method of some object, or a library's function, given output (`client.audio.transcriptions
+            # .create(file=f)`, `requests.post(files=...)`): what it returns is its own answer
+            return EMPTY
         return self.wrapped(every)
+
+    def _passes_through(self, func: ast.expr, qualified: str) -> bool:
+        """Whether a call we cannot read returns what it is given: a builtin or a class (a wrapper such as
+        `TextContent(text=out)`), a function of a module that transforms text (`json.dumps`, `html.escape`),
+        or a known transforming method (`ANSI.sub('', out)`)."""
+        if isinstance(func, ast.Attribute) and func.attr in TRANSFORM_METHODS:
+            return True
+        if not qualified:
+            return not isinstance(func, ast.Attribute)  # a local callable; a method of an object is not
+        last = qualified.rsplit('.', 1)[-1]
+        if '.' not in qualified or last[:1].isupper():
+            return True
+        return qualified.split('.', 1)[0] in PASSTHROUGH_MODULES
 
     def wrapped(self, every: Value) -> Value:
         """An unknown call given output: its result carries it (a wrapper, a parser); reading a handle reads it."""
@@ -995,7 +1026,7 @@ class Evaluator:
                     kept.add(replace(origin, source=f'{origin.source}.exec_run', line=node.lineno, shape='status'))
                 elif method == 'logs' and any(k.arg == 'tail' for k in node.keywords):
                     kept.add(replace(origin, source='logs', line=node.lineno, shape='data', bound='fixed'))
-                elif method not in SAFE_METHODS and method not in ('close', 'remove', 'stop', 'kill'):
+                elif method in FACTORY_DATA_METHODS:
                     kept.add(replace(origin, source=f'{origin.source}.{method}', line=node.lineno, shape='data'))
         result = Value(frozenset(kept), receiver.marker)
         if method in ('format', 'join', 'replace'):

@@ -11,12 +11,17 @@ __all__ = [
     'ERROR_TYPES',
     'EXCLUDED_CALLS',
     'FACTORY_CALLS',
+    'FACTORY_DATA_METHODS',
     'HANDOFF_CALLS',
+    'MEDIA_TYPES',
     'OPENERS',
+    'PASSTHROUGH_MODULES',
     'PROCESS_DATA_ATTRIBUTES',
     'PROCESS_DATA_METHODS',
     'PROJECT_BOUNDS',
+    'READERS',
     'SAFE_METHODS',
+    'TRANSFORM_METHODS',
 ]
 
 CALLS: dict[str, tuple[str, str]] = {
@@ -64,6 +69,133 @@ FACTORY_CALLS: dict[str, str] = {
     'paramiko.SSHClient': 'command',
 }
 """Objects whose methods read documents or run commands (a converter, a PDF reader, a Docker client)."""
+
+FACTORY_DATA_METHODS = frozenset(
+    {
+        'convert',
+        'convert_uri',
+        'convert_local',
+        'convert_stream',
+        'convert_string',
+        'convert_all',
+        'convert_file',
+        'extract_text',
+        'extract_tables',
+        'extract_words',
+        'get_text',
+        'read',
+        'logs',
+        'exec_command',
+        'export_to_markdown',
+        'export_to_text',
+        'export_to_html',
+    }
+)
+"""Methods of those objects that return what was read or run (their other methods and attributes do not)."""
+
+READERS = frozenset({'csv.reader', 'csv.DictReader'})
+"""Wrappers over an open file that read it as they are iterated."""
+
+MEDIA_TYPES = frozenset(
+    {
+        'BinaryContent',
+        'BinaryImage',
+        'ImageContent',
+        'AudioContent',
+        'Image',
+        'Audio',
+        'Video',
+        'ImageUrl',
+        'AudioUrl',
+        'VideoUrl',
+        'DocumentUrl',
+        'BlobResourceContents',
+    }
+)
+"""Parts a model receives as media (an image, audio, a video), not as text in its context."""
+
+TRANSFORM_METHODS = frozenset(
+    {
+        'sub',
+        'subn',
+        'split',
+        'findall',
+        'finditer',
+        'dumps',
+        'loads',
+        'load',
+        'safe_load',
+        'decode',
+        'encode',
+        'escape',
+        'unescape',
+        'dedent',
+        'indent',
+        'fill',
+        'wrap',
+        'format',
+        'format_map',
+        'join',
+        'parse',
+        'model_validate',
+        'model_validate_json',
+        'model_dump',
+        'model_dump_json',
+        'b64encode',
+        'b64decode',
+        'to_string',
+        'to_markdown',
+        'to_json',
+        'to_dict',
+        'to_csv',
+    }
+)
+"""Methods of an object that return what they were given, transformed (`ANSI.sub('', out)`, `json.dumps`)."""
+
+PASSTHROUGH_MODULES = frozenset(
+    {
+        'json',
+        'orjson',
+        'ujson',
+        'yaml',
+        'toml',
+        'tomllib',
+        'tomli',
+        'textwrap',
+        'html',
+        're',
+        'regex',
+        'base64',
+        'binascii',
+        'codecs',
+        'shlex',
+        'string',
+        'unicodedata',
+        'difflib',
+        'pprint',
+        'typing',
+        'copy',
+        'itertools',
+        'functools',
+        'operator',
+        'collections',
+        'asyncio',
+        'anyio',
+        'markdownify',
+        'markdown',
+        'html2text',
+        'bleach',
+        'strip_ansi',
+        'tabulate',
+        'rich',
+        'pandas',
+        'io',
+        'xml',
+        'ast',
+    }
+)
+"""Modules whose functions return (a form of) what they are given; other libraries' functions return their
+own results (`requests.post(files=...)` returns a response, not the file)."""
 
 OPENERS = frozenset(
     {'open', 'io.open', 'codecs.open', 'aiofiles.open', 'gzip.open', 'bz2.open', 'lzma.open', 'os.fdopen'}
