@@ -761,3 +761,29 @@ def encoded(path: str) -> str:
 
 def test_output_handed_to_an_api_or_a_media_part_is_not_returned() -> None:
     check(HANDED_ON)
+
+
+PARSED = """
+import json
+
+@agent.tool_plain
+def python_version() -> str:
+    out = subprocess.run(['pyright', '--outputjson'], capture_output=True, text=True).stdout
+    report = json.loads(out)
+    return f"{report['version']}: {report.get('summary')}"
+
+@agent.tool_plain
+def diagnostics() -> str:
+    out = subprocess.run(['pyright', '--outputjson'], capture_output=True, text=True).stdout
+    return json.dumps(json.loads(out), indent=2)  # expect BTO001
+
+@agent.tool_plain
+def settings(path: str, key: str) -> str:
+    with open(path) as handle:
+        data = json.load(handle)
+    return json.dumps(data[key])  # expect BTO002
+"""
+
+
+def test_one_field_of_parsed_output_is_a_small_part() -> None:
+    check(PARSED)

@@ -25,6 +25,7 @@ from ._sources import (
     HANDOFF_CALLS,
     MEDIA_TYPES,
     OPENERS,
+    PARSERS,
     PASSTHROUGH_MODULES,
     PROCESS_DATA_ATTRIBUTES,
     PROCESS_DATA_METHODS,
@@ -633,8 +634,9 @@ class Evaluator:
             position = node.slice
             if isinstance(position, ast.UnaryOp) and isinstance(position.op, ast.USub):
                 position = position.operand
-            if isinstance(position, ast.Constant) and isinstance(position.value, int):
-                # one line of many (`out.splitlines()[-1]`) is small; one element of a tuple of outputs is not
+            if isinstance(position, ast.Constant) and isinstance(position.value, int | str):
+                # one line of many (`out.splitlines()[-1]`) or one field of parsed JSON (`data['version']`) is
+                # small; one element of a tuple of outputs (`communicate()[0]`) is not
                 return base.map(lambda o: o.capped('small') if o.pieces else self._as_data(o))
             return base.map(self._as_data)
         bound = self.slice_bound(node.slice, node.value)
@@ -850,6 +852,8 @@ class Evaluator:
                 return self.element(arguments[0]).capped('small')  # one item: a header row, a first line
             if qualified in READERS and arguments:
                 return arguments[0].map(lambda o: replace(o, shape='handle') if o.shape in ('handle', 'data') else o)
+            if qualified in PARSERS:
+                return self.wrapped(every).map(lambda o: replace(o, pieces=True))
             if qualified == 'itertools.islice' and node.args:
                 sized = frozenset[str]().union(*(_names(a) for a in node.args[1:]))
                 return self.wrapped(self.element(arguments[0])).capped(self.size_kind(sized))
@@ -1002,10 +1006,14 @@ class Evaluator:
             if origin.kind == 'param' or origin.shape == 'data':
                 if method in ('group', 'groups', 'groupdict'):
                     kept.add(origin.capped('small'))  # a match's group: the part a pattern picked out
-                elif method in ('splitlines', 'split', 'rsplit'):
+                elif method in ('splitlines', 'split', 'rsplit', 'json'):
                     kept.add(replace(origin, pieces=True))
+                elif (
+                    method in ('get', 'pop') and origin.pieces and node.args and isinstance(node.args[0], ast.Constant)
+                ):
+                    kept.add(origin.capped('small'))  # one field of a parsed structure
                 elif method not in SAFE_METHODS:
-                    kept.add(replace(origin, pieces=False) if origin.pieces else origin)
+                    kept.add(origin)
             elif origin.shape == 'handle':
                 if method in ('read', 'readlines', 'read_text'):
                     sized = bool(node.args or node.keywords)

@@ -15,6 +15,7 @@ __all__ = [
     'HANDOFF_CALLS',
     'MEDIA_TYPES',
     'OPENERS',
+    'PARSERS',
     'PASSTHROUGH_MODULES',
     'PROCESS_DATA_ATTRIBUTES',
     'PROCESS_DATA_METHODS',
@@ -95,6 +96,12 @@ FACTORY_DATA_METHODS = frozenset(
 
 READERS = frozenset({'csv.reader', 'csv.DictReader'})
 """Wrappers over an open file that read it as they are iterated."""
+
+PARSERS = frozenset(
+    {'json.load', 'json.loads', 'orjson.loads', 'yaml.safe_load', 'yaml.load', 'tomllib.load', 'tomllib.loads'}
+)
+"""Parsers of structured text: one field picked by name (`data['version']`) is a small part of what they read."""
+
 
 MEDIA_TYPES = frozenset(
     {
