@@ -787,3 +787,28 @@ def settings(path: str, key: str) -> str:
 
 def test_one_field_of_parsed_output_is_a_small_part() -> None:
     check(PARSED)
+
+
+WINDOWS = """
+@agent.tool_plain
+def read_window(path: str, offset: int = 0, limit: int = 0) -> str:
+    lines = Path(path).read_text().splitlines()
+    total = len(lines)
+    end = offset + limit if limit > 0 else total
+    return f'lines {offset + 1}-{end} of {total}\\n' + '\\n'.join(lines[offset:end])  # expect BTO002
+
+@agent.tool_plain
+def read_until(path: str, start: int = 0, end: int | None = None) -> str:
+    lines = Path(path).read_text().splitlines()
+    return '\\n'.join(lines[start : end or len(lines)])  # expect BTO002
+
+@agent.tool_plain
+def read_page(path: str, offset: int = 0, limit: int = 200) -> str:
+    lines = Path(path).read_text().splitlines()
+    end = min(len(lines), offset + limit)
+    return '\\n'.join(lines[offset:end])
+"""
+
+
+def test_a_window_that_may_reach_the_end_is_not_a_cap() -> None:
+    check(WINDOWS)

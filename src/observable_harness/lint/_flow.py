@@ -182,6 +182,8 @@ class Evaluator:
         self.loop_caps: list[str] = []
         self.loop_exits: list[list[State]] = []
         self.size_names: dict[str, ast.expr] = {}
+        self.full_lengths: set[str] = set()
+        """Names that may hold a whole length (`end = limit if limit else len(lines)`): no cap as a slice end."""
         self.accumulators = _accumulated(self.node)
         self.state = closure.copy() if closure is not None else State()
         arguments_node = self.node.args
@@ -274,6 +276,10 @@ class Evaluator:
                 self.size_names[target.id] = source
             else:
                 self.size_names.pop(target.id, None)
+            if source is not None and self._may_be_whole(source):
+                self.full_lengths.add(target.id)
+            else:
+                self.full_lengths.discard(target.id)
         elif isinstance(target, ast.Tuple | ast.List):
             if isinstance(source, ast.Tuple | ast.List) and len(source.elts) == len(target.elts):
                 for element, part in zip(target.elts, source.elts, strict=True):
@@ -646,6 +652,25 @@ class Evaluator:
     def _as_data(origin: Origin) -> Origin:
         return replace(origin, shape='data') if origin.shape in ('result', 'status') else origin
 
+    def _may_be_whole(self, node: ast.expr) -> bool:
+        """Whether a slice end may be the whole length: `len(lines)`, `limit or len(lines)`, `max(n, total)`."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id == 'len':
+                return True
+            if node.func.id == 'min':
+                return bool(node.args) and all(self._may_be_whole(a) for a in node.args)
+            if node.func.id == 'max':
+                return any(self._may_be_whole(a) for a in node.args)
+        if isinstance(node, ast.Name):
+            return node.id in self.full_lengths or node.id in self.size_names
+        if isinstance(node, ast.IfExp):
+            return self._may_be_whole(node.body) or self._may_be_whole(node.orelse)
+        if isinstance(node, ast.BoolOp):
+            return any(self._may_be_whole(value) for value in node.values)
+        if isinstance(node, ast.Constant):
+            return node.value is None
+        return False
+
     def slice_bound(self, piece: ast.Slice, base: ast.expr) -> str:
         """How a slice caps what it slices: '' when it does not (`[1:]`, `[:-1]`, `[:out.index(x)]`)."""
         lower, upper = piece.lower, piece.upper
@@ -666,6 +691,8 @@ class Evaluator:
                 for child in ast.walk(expression)
             )
 
+        if upper is not None and self._may_be_whole(upper):
+            return ''  # `lines[start:end]` where `end` may be `len(lines)` keeps everything after `start`
         if upper is not None and lower is None:
             if negative(upper) or positional(upper):
                 return ''
