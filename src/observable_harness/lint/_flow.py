@@ -12,9 +12,10 @@ import ast
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from ._project import ClassInfo, FunctionInfo, FunctionNode, dotted_name
+from ._config import LintConfig
+from ._project import ClassInfo, FunctionInfo, FunctionNode, Module, dotted_name
 from ._sources import (
     ACCUMULATORS,
     CALLS,
@@ -36,10 +37,33 @@ from ._sources import (
 )
 from ._values import EMPTY, Origin, Value, bound_rank, join, marker_text
 
-if TYPE_CHECKING:
-    from ._analysis import Analysis
 
-__all__ = ['Evaluator', 'State']
+class Summaries(Protocol):
+    """What an evaluation needs from the analysis of the whole linted code (kept apart to avoid a cycle)."""
+
+    @property
+    def config(self) -> LintConfig: ...
+
+    def aliases_of(self, function: FunctionInfo) -> dict[str, str]: ...
+
+    def resolve(self, module: Module, qualified: str, aliases: dict[str, str]) -> FunctionInfo | ClassInfo | None: ...
+
+    def class_by_key(self, key: str) -> ClassInfo | None: ...
+
+    def mro(self, info: ClassInfo) -> list[ClassInfo]: ...
+
+    def find_method(self, class_key: str, name: str) -> FunctionInfo | None: ...
+
+    def attribute(self, info: ClassInfo, name: str) -> Value: ...
+
+    def record_attribute(self, info: ClassInfo, name: str, value: Value) -> None: ...
+
+    def apply(
+        self, target: FunctionInfo, arguments: dict[str, Value], sizing: dict[str, str] | None = None
+    ) -> Value: ...
+
+
+__all__ = ['Evaluator', 'State', 'Summaries']
 
 _BOUNDING_NAME = re.compile(
     r'(?:^|_)(?:truncat|clip|shorten|condens|excerpt|summar|abbreviat|ellipsi)|(?:^|_)(?:cap|cut|limit)(?:_|$)',
@@ -154,7 +178,7 @@ class Evaluator:
 
     def __init__(
         self,
-        analysis: Analysis,
+        analysis: Summaries,
         function: FunctionInfo,
         arguments: dict[str, Value] | None = None,
         *,
