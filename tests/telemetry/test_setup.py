@@ -8,13 +8,16 @@ its telemetry down after, so no case needs a process of its own.
 from __future__ import annotations
 
 import argparse
+import shutil
 import socket
+import subprocess
 import sys
 import textwrap
 import time
 import urllib.request
 import warnings
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -145,6 +148,28 @@ def test_endpoint_serves_every_catalog_metric_under_its_exposed_name(configured:
     # One unit per metric, said once in the name.
     assert not any(name.count('_bytes') > 1 for name in samples)
     assert all('size_unit' not in found for name in samples for found, _ in samples[name])
+
+
+def test_a_flush_leaves_the_next_scrape_with_one_batch(configured: Callable[..., Telemetry], tmp_path: Path) -> None:
+    telemetry = configured(metrics_port=0)
+    catalog()
+    assert telemetry.flush() is True
+    assert telemetry.metrics_url is not None
+    with urllib.request.urlopen(telemetry.metrics_url, timeout=10) as response:
+        text = response.read().decode()
+    helps = [line for line in text.splitlines() if line.startswith('# HELP ')]
+    assert len(helps) == len(set(helps)), 'a metric is described twice: a stale batch rode along'
+    decisions = exposition(telemetry)[names.DECISIONS.exposed]
+    assert value_of(decisions, tool='fetch_logs', action='spill', outcome='truncate', fallback='true') == 5
+    promtool = shutil.which('promtool')
+    if promtool is not None:
+        scraped = tmp_path / 'scrape.prom'
+        scraped.write_text(text)
+        with scraped.open() as handle:
+            checked = subprocess.run(
+                [promtool, 'check', 'metrics'], stdin=handle, capture_output=True, text=True, timeout=60, check=False
+            )
+        assert 'second HELP line' not in checked.stdout + checked.stderr, checked.stdout + checked.stderr
 
 
 def test_port_zero_picks_a_free_port_and_a_busy_port_degrades_to_a_warning(

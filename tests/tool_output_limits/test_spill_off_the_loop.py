@@ -19,7 +19,7 @@ from tests.otel import OTelHarness
 
 from observable_harness import ToolOutputLimits
 from observable_harness._text.hashing import content_hash
-from observable_harness.telemetry import current, names
+from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore, Spill, Truncate
 from observable_harness.tool_output_limits._payload import Measurer
 from observable_harness.tool_output_limits._spill import render_stand_in
@@ -29,12 +29,6 @@ PAYLOAD = (
     '\n'.join(f'2026-11-29T10:00:{i % 60:02d} INFO worker-{i % 7} processed batch {i}' for i in range(3_000))
     + f'\nERROR: deploy failed for caf\u00e9 (token={TOKEN})\nexport DB_PASSWORD=hunter2-prod\nexit status 1\n'
 )
-
-
-def _fresh(otel: OTelHarness) -> None:
-    # Bind to this test's providers now, so counts recorded before it (by tests without any) are not its own.
-    current().ensure_bound()
-    otel.reset()
 
 
 def _agent(limits: ToolOutputLimits[Any], loop_threads: list[int], value: Any = PAYLOAD) -> Agent[None, str]:
@@ -61,7 +55,6 @@ def test_the_default_store_is_written_scrubbed_from_a_worker_thread(
         write_file(segments, data)
 
     monkeypatch.setattr(store, '_write_file', recorded)
-    _fresh(otel)
     loop_threads: list[int] = []
     result = _agent(ToolOutputLimits(store=store), loop_threads).run_sync('go')
 
@@ -96,7 +89,6 @@ def test_a_write_that_fails_on_the_worker_thread_hands_over_to_then(tmp_path: Pa
         bands=[Band(over=10_000, action=Spill(then=Truncate(max_chars=2_000)))],
         store=LocalFileStore(base_dir=not_a_directory),
     )
-    _fresh(otel)
     result = _agent(limits, []).run_sync('go')
     [out] = [text_of(part) for part in tool_returns(result.all_messages(), 'deploy')]
     assert result.output == 'done'

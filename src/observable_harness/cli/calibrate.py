@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..calibration import CalibrationError, Limits, load, propose, render_python
+from ..calibration import CalibrationError, Limits, check_window, load, propose, render_python
 
 
 def add_parser(commands: Any) -> None:
@@ -47,7 +47,7 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         limits = Limits(budget=args.budget, floor=args.floor, min_samples=args.min_samples)
-        distributions = load(args.source, window=args.window)
+        distributions = load(args.source, window=check_window(args.window))
     except (CalibrationError, ValueError) as error:
         print(f'observable-harness calibrate: {error}', file=sys.stderr)
         return 2
