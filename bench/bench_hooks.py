@@ -45,6 +45,7 @@ from pydantic_ai.usage import RunUsage
 
 import observable_harness.tool_output_limits as ours
 from _real_outputs import MIB, load, mixed
+from observable_harness._text.secrets import ENGINES, Scrubber
 from observable_harness.telemetry import Instrumentation, _instruments
 
 try:
@@ -86,11 +87,17 @@ def size_mb(payload: Any) -> float:
     return len(json.dumps(payload, separators=(',', ':'))) / MIB
 
 
+CHOICE: dict[str, str] = {'engine': 'auto'}
+"""The secret scrubber's engine for our capability (`--engine`): `auto` takes the fastest installed."""
+
+
 def build(module: Any, scenario: str, base_dir: Path) -> Any:
     """The capability at its defaults. `like anchor` rows make ours do what the anchor does: no secret
     scrubbing before the write (BTO-8) and a position-only preview instead of the class-aware one."""
     store = module.LocalFileStore(base_dir=base_dir)
     options: dict[str, Any] = {'store': store}
+    if module is ours and CHOICE['engine'] != 'auto':
+        options['scrubber'] = Scrubber(engine=CHOICE['engine'])  # pyright: ignore[reportArgumentType]
     if scenario.endswith('like anchor') and module is ours:
         options['scrubber'] = None
         positional = ours.Spill(preview=ours.TruncationStrategy.head_tail, then=ours.Truncate())
@@ -280,7 +287,10 @@ def main() -> None:
     parser.add_argument('--memory-mb', type=int, default=100)
     parser.add_argument('--payload', type=Path, action='append', default=[], help='also spill this file (repeatable)')
     parser.add_argument('--only', help='run only the scenarios whose name contains this')
+    parser.add_argument('--engine', choices=('auto', *ENGINES), default='auto', help="our scrubber's gate engine")
     args = parser.parse_args()
+    CHOICE['engine'] = args.engine
+    print(f'scrubber engine: {args.engine} (installed: {", ".join(ENGINES)})')
     if anchor_pkg is None:
         print('pydantic-ai-harness is not installed: run with bench/.venv/bin/python (bash bench/setup_env.sh)')
     asyncio.run(bench(args.rounds, args.payload, args.only))

@@ -83,12 +83,12 @@ def test_the_default_store_is_written_scrubbed_from_a_worker_thread(
 
 
 def test_a_write_that_fails_on_the_worker_thread_hands_over_to_then(tmp_path: Path, otel: OTelHarness) -> None:
-    not_a_directory = tmp_path / 'root'
-    not_a_directory.write_text('a file where the store root should be')
+    root = tmp_path / 'root'
     limits = ToolOutputLimits(
         bands=[Band(over=10_000, action=Spill(then=Truncate(max_chars=2_000)))],
-        store=LocalFileStore(base_dir=not_a_directory),
+        store=LocalFileStore(base_dir=root),
     )
+    root.write_text('a file appeared where the store root was to be created')
     result = _agent(limits, []).run_sync('go')
     [out] = [text_of(part) for part in tool_returns(result.all_messages(), 'deploy')]
     assert result.output == 'done'
