@@ -15,6 +15,9 @@ Hyperscan (SIMD, all patterns in one scan, the GIL released), RE2 (a set of all 
 linear pass, the GIL released; positions from a second pass over the patterns that fired), and no
 engine at all, where `Scrubber` keeps to its pure-Python path. All three scrub identically; the tests
 run each.
+
+`first_occurrences` serves a preview the same way: where each of a few literals first occurs, in one
+scan, instead of one `str.find` per literal over a stretch that mostly holds none of them.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Literal, Protocol, TypeAlias, cast
 
 __all__ = [
@@ -40,7 +43,6 @@ __all__ = [
     'case_variants',
     'crowding',
     'first_occurrences',
-    'mark_unusable',
     'relaxed',
     'usable',
 ]
@@ -56,8 +58,6 @@ _FOLD_FORM = '|'.join(
     for variant in variants
 )
 """Any of those letters: a text holding one is searched around it, as ASCII-only case folding would miss it."""
-_CONTINUATION = bytes(range(0x80, 0xC0))
-_NOT_CONTINUATION = bytes(set(range(256)) - set(_CONTINUATION))
 _RE2_MAX_MEM = 256 << 20
 """RE2's memory budget for its automata: far above what these patterns need, so its DFA never runs out."""
 
@@ -94,8 +94,24 @@ class GateForm:
                 f'GateForm.regex must be an ASCII regex over bytes (non-ASCII written as \\xNN escapes); '
                 f'{self.regex!r} is not: {error}'
             ) from error
+        if (unportable := _UNPORTABLE.search(_CLASS.sub('', self.regex))) is not None:
+            raise ValueError(
+                f'GateForm.regex {self.regex!r} uses {unportable.group()!r}, which Hyperscan or RE2 cannot run: '
+                'a form has no look-arounds, anchors, word boundaries, back-references or possessive repeats '
+                '(leave them out: a form may match more than the pattern, never less).'
+            )
         if self.back:
-            re.compile(self.back)
+            try:
+                re.compile(self.back)
+            except re.error as error:
+                message = f'GateForm.back must be a regex character class; {self.back!r} is not: {error}'
+                raise ValueError(message) from error
+
+
+_CLASS = re.compile(r'\[\^?\]?(?:\\.|[^\]\\])*\]')
+"""A bracket expression, left out before looking for `_UNPORTABLE` (`^` negates there, `$` is a character)."""
+_UNPORTABLE = re.compile(r'\\[bBAZz1-9]|\(\?[=!<>P]|[*+?}]\+|\^|\$')
+"""Constructs outside the syntax Hyperscan and RE2 share (or that would anchor a form to the whole text)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,9 +412,10 @@ class Gate:
         return pattern.places(text, [(max(0, low - pattern.reach + 1), high)])
 
 
-CROWDED = 1024
+CROWDED = 64
 """A pattern the gate found more than once per this many characters (and more than `FEW` times) is
-searched for in the whole text: Python-level work per place would cost more than the regex engine's scan."""
+searched for in the whole text: following each place in Python (~10 us) would cost more than the regex
+engine's own scan, even for a pattern that opens with a look-behind and is tried at every position."""
 FEW = 64
 
 
@@ -426,13 +443,9 @@ def first_occurrences(text: str, literals: tuple[str, ...], begin: int, end: int
     `None` when there is no engine for it (no Hyperscan) or the text is not ASCII (its bytes would need
     encoding and their offsets mapping back, which costs what the scan saves): then search each literal.
     """
-    if not usable('hyperscan') or not text.isascii():
+    if not text.isascii() or not usable('hyperscan'):
         return None
-    try:
-        scanner = _literal_scanner(literals)
-    except Exception:
-        mark_unusable('hyperscan')
-        return None
+    scanner = _literal_scanner(literals)
     found: dict[str, int] = {}
     for index, stop in scanner.scan(text[begin:end].encode('ascii')):
         literal = literals[index]
@@ -440,18 +453,21 @@ def first_occurrences(text: str, literals: tuple[str, ...], begin: int, end: int
     return found
 
 
-_unusable: set[Engine] = set()
-"""Engines that failed to load or compile here (a CPU without the instructions Hyperscan needs, say)."""
+_PROBE = (GateForm('probe', reach=5),)
 
 
+@cache
 def usable(engine: Engine) -> bool:
-    """Installed, and not found broken here."""
-    return engine in ENGINES and engine not in _unusable
-
-
-def mark_unusable(engine: Engine) -> None:
-    """`engine` failed to load or compile: from now on `auto` passes it over."""
-    _unusable.add(engine)
+    """Installed, and it loads and compiles here (Hyperscan refuses a CPU without SSSE3, say); probed once."""
+    if engine == 'python':
+        return True
+    if engine not in ENGINES:
+        return False
+    try:
+        (_Hyperscan if engine == 'hyperscan' else _RE2)(_PROBE)
+    except Exception:
+        return False
+    return True
 
 
 @lru_cache(maxsize=32)

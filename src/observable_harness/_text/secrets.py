@@ -7,6 +7,12 @@ What is replaced is the secret itself; the name it was assigned to stays, so the
 reads (`password=[REDACTED:assignment]`). `ScrubResult.counts` says how many of each kind were replaced,
 which the write paths report to telemetry (never the secrets themselves).
 
+Scrubbing a megabyte costs well under a millisecond with the `fast` extra installed: one pass of a
+multi-pattern engine over the UTF-8 bytes finds every place a secret can begin (each pattern carries
+relaxed `GateForm`s for it), and the exact regexes run only there. Without an engine, each pattern is
+ruled out by a character the text lacks or tried only where one of its `starts` occurs. The text
+scrubbed is the same either way.
+
 ```python
 from observable_harness.bounded import scrub
 
@@ -32,7 +38,6 @@ from .scan import (
     Places,
     crowding,
     gate_for,
-    mark_unusable,
     relaxed,
     usable,
 )
@@ -592,6 +597,10 @@ class Scrubber:
         object.__setattr__(self, '_secrets', secrets)
         object.__setattr__(self, '_specs', tuple(secret.gate_spec() for secret in secrets))
         object.__setattr__(self, '_compiled', [])
+        if self.enabled and secrets != DEFAULT_PATTERNS:
+            # Patterns of your own are compiled now, so a form no engine can run is an error here rather
+            # than a failed write (and a fallback) at the first spill; the defaults compile on first use.
+            self._gate()
 
     def _gate(self) -> Gate | None:
         """The compiled gate for these patterns (compiled on first use), or `None` for the python engine."""
@@ -602,19 +611,11 @@ class Scrubber:
         return gate
 
     def _find_gate(self) -> Gate | None:
-        candidates = ENGINES[ENGINES.index(ENGINE) :] if self.engine == 'auto' else (self.engine,)
-        for engine in candidates:
-            if engine == 'python':
-                return None
-            if not usable(engine) and self.engine == 'auto':
-                continue
-            try:
-                return gate_for(self._specs, engine)
-            except Exception:
-                if self.engine != 'auto':
-                    raise
-                mark_unusable(engine)
-        return None
+        engine = self.engine
+        if engine == 'auto':
+            # The engine chosen at import, unless it cannot run here: then the next (`python` always can).
+            engine = ENGINE if usable(ENGINE) else next(engine for engine in ENGINES if usable(engine))
+        return None if engine == 'python' else gate_for(self._specs, engine)
 
     def scrub(self, text: str, *, utf8: bytes | None = None) -> ScrubResult[str]:
         """`text` with every secret replaced, and how many of each kind were.
