@@ -18,7 +18,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from .lines import LineClass, classify_line, classify_lines
+from .lines import LineClass, alert_class, classify_lines
 from .scan import first_occurrences
 from .words import shorten_middle
 
@@ -155,13 +155,15 @@ def salient_excerpt(text: str, budget: int, *, max_line_chars: int = 400, scan_l
     )
     spans: dict[int, _Line] = {line.start: line for line in window}
     middle_start, middle_stop = head_stop, tail[0].start if tail else view.end
-    seen: dict[str, LineClass] = {}  # a repeated error line is classified once
+    # Only errors, warnings and summaries of the middle count: those checks alone, once per distinct line.
+    seen: dict[str, LineClass | None] = {}
     for line in _middle_hits(view, max(middle_start, middle_stop - scan_limit), middle_stop):
         content = view.content(line)
-        line_class = seen.get(content)
-        if line_class is None:
-            line_class = seen[content] = classify_line(content)
-        if line_class in (LineClass.error, LineClass.warning, LineClass.summary):
+        if content in seen:
+            line_class = seen[content]
+        else:
+            line_class = seen[content] = alert_class(content)
+        if line_class is not None:
             classes[line.start] = line_class
             spans[line.start] = line
 
