@@ -26,13 +26,13 @@ from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.providers.anthropic import AnthropicProvider
 from pydantic_ai.providers.openai import OpenAIProvider
 from pydantic_ai.usage import RequestUsage
-from tests.otel import OTelHarness
-from tests.system_reminders.test_provider_bodies import Recorder
 
 from observable_harness import SystemReminders, ToolOutputLimits
 from observable_harness.system_reminders import Reminder
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, Truncate
+from tests.otel import OTelHarness
+from tests.system_reminders.test_provider_bodies import Recorder
 
 TOOL_OUTPUT = '\n'.join(f'src/module_{i}.py:{i}: def handler_{i}(request): ...' for i in range(800))
 REMINDER = Reminder('Quote file paths exactly.', interval=2, name='paths')
@@ -76,7 +76,12 @@ class Billed:
 
 
 # A warm cache: after the first request, the history is read back and only the newest turn is written.
-BILLED = [Billed(40, 0, 1_800, 25), Billed(40, 1_800, 2_100, 25), Billed(40, 3_900, 2_100, 25), Billed(40, 6_000, 0, 12)]
+BILLED = [
+    Billed(40, 0, 1_800, 25),
+    Billed(40, 1_800, 2_100, 25),
+    Billed(40, 3_900, 2_100, 25),
+    Billed(40, 6_000, 0, 12),
+]
 
 
 def anthropic_messages(model: str) -> list[dict[str, Any]]:
@@ -99,7 +104,9 @@ def anthropic_messages(model: str) -> list[dict[str, Any]]:
         }
 
     calls = [
-        message(i, [{'type': 'tool_use', 'id': f'toolu_{i}', 'name': 'grep', 'input': {'pattern': f'p{i}'}}], 'tool_use')
+        message(
+            i, [{'type': 'tool_use', 'id': f'toolu_{i}', 'name': 'grep', 'input': {'pattern': f'p{i}'}}], 'tool_use'
+        )
         for i in range(CALLS)
     ]
     return [*calls, message(CALLS, [{'type': 'text', 'text': 'Found it.'}], 'end_turn')]
@@ -160,11 +167,12 @@ def build(client: str, model: str, *capabilities: Any) -> tuple[Agent[None, str]
 
 def avoided_before_each_request(otel: OTelHarness) -> list[int]:
     """Tokens kept out of each request: what every reduction made before it saved (~4 characters a token)."""
-    saved = [
-        (int(span.attributes[names.TOOL_OUTPUT_SIZE]) - int(span.attributes[names.TOOL_OUTPUT_OUTPUT_CHARS])) // 4
-        for span in otel.spans(names.SPAN_REDUCE)
-        if span.attributes is not None
-    ]
+    saved: list[int] = []
+    for span in otel.spans(names.SPAN_REDUCE):
+        attributes = dict(span.attributes or {})
+        size, output = attributes[names.TOOL_OUTPUT_SIZE], attributes[names.TOOL_OUTPUT_OUTPUT_CHARS]
+        assert isinstance(size, int) and isinstance(output, int)
+        saved.append((size - output) // 4)
     assert len(saved) == CALLS
     return [sum(saved[:request]) for request in range(CALLS + 1)]
 
@@ -242,7 +250,11 @@ def test_anthropic_usage_prices_and_avoided_range_match_genai_prices(otel: OTelH
     assert True in reminded and False in reminded
     for flag in (True, False):
         billed = [b for b, r in zip(BILLED, reminded, strict=True) if r is flag]
-        for kind, field in (('uncached_input', 'uncached'), ('cache_read', 'cache_read'), ('cache_write', 'cache_write')):
+        for kind, field in (
+            ('uncached_input', 'uncached'),
+            ('cache_read', 'cache_read'),
+            ('cache_write', 'cache_write'),
+        ):
             got = otel.delta(names.REMINDERS_INPUT_TOKENS.name, model=model, reminded=flag, type=kind)
             assert got == sum(getattr(b, field) for b in billed), (flag, kind)
     assert otel.delta(names.REMINDERS_INPUT_TOKENS.name, type='output') == 0
@@ -294,3 +306,20 @@ def test_a_pricing_library_failure_is_counted_and_the_run_goes_on(
     assert result.output == 'Found it.'
     assert otel.delta(names.USAGE_RESPONSES.name, pricing='error') == len(BILLED)
     assert otel.series(names.USAGE_COST.name) == []
+
+
+@pytest.mark.anyio
+@pytest.mark.usefixtures('no_network')
+async def test_a_streamed_run_tells_reminded_requests_apart_and_records_each_response_once(otel: OTelHarness) -> None:
+    model = 'claude-sonnet-4-6'
+    agent, recorder = build('anthropic', model, limits(), SystemReminders(reminders=[REMINDER]))
+
+    async with agent.run_stream('Where is the request handler?') as result:
+        assert await result.get_output() == 'Found it.'
+
+    assert otel.delta(names.USAGE_RESPONSES.name, pricing='priced') == len(BILLED)
+    assert otel.delta(names.USAGE_RUN_COST.name) == 1
+    reminded = ['Quote file paths exactly' in json.dumps(body) for body in recorder.bodies]
+    for flag in (True, False):
+        expected = sum(b.cache_read for b, r in zip(BILLED, reminded, strict=True) if r is flag)
+        assert otel.delta(names.REMINDERS_INPUT_TOKENS.name, reminded=flag, type='cache_read') == expected
