@@ -101,6 +101,11 @@ class CumulativeCounter:
         with self._lock:
             return sum(self._values.values())
 
+    def snapshot(self) -> dict[tuple[LabelValue, ...], float]:
+        """Every series' cumulative value, keyed by its label values (in the order of `spec.labels`)."""
+        with self._lock:
+            return dict(self._values)
+
     def reset(self) -> None:
         with self._lock:
             self._values.clear()
