@@ -249,6 +249,8 @@ class _Parts:
     notes: list[str] = field(default_factory=list[str])
     span_processors: list[SpanProcessor] = field(default_factory=list[SpanProcessor])
     metric_readers: list[MetricReader] = field(default_factory=list[MetricReader])
+    pull_reader: MetricReader | None = None
+    """The Prometheus endpoint's reader, collected by scrapes only."""
     flushers: list[Callable[[float], bool]] = field(default_factory=list[Callable[[float], bool]])
     stoppers: list[Callable[[float], object]] = field(default_factory=list[Callable[[float], object]])
     metrics_url: str | None = None
@@ -346,6 +348,7 @@ def _start_prometheus_endpoint(parts: _Parts, host: str, port: int) -> None:
         )
         return
     parts.metric_readers.append(reader)
+    parts.pull_reader = reader
     parts.stop_endpoint = lambda: _stop_http_server(server, thread)
     bound_host, bound_port = server.server_address[:2]
     shown_host = f'[{bound_host}]' if ':' in str(bound_host) else str(bound_host)
@@ -426,7 +429,10 @@ def _install_sdk(parts: _Parts, service_name: str) -> None:
     meter_provider = MeterProvider(metric_readers=parts.metric_readers, resource=resource)
     metrics.set_meter_provider(meter_provider)
     if metrics.get_meter_provider() is meter_provider:
-        parts.flushers.append(lambda timeout: meter_provider.force_flush(int(timeout * 1000)))
+        # Only push readers: a pull reader collected outside a scrape queues that data for the next scrape, and
+        # OpenTelemetry's Prometheus collector then serves every series of it twice (duplicate samples).
+        pushers = [reader for reader in parts.metric_readers if reader is not parts.pull_reader]
+        parts.flushers.append(lambda timeout: all([r.force_flush(int(timeout * 1000)) for r in pushers]))
         parts.stoppers.insert(0, lambda timeout: meter_provider.shutdown(int(timeout * 1000)))
     else:
         meter_provider.shutdown()

@@ -147,6 +147,16 @@ def test_endpoint_serves_every_catalog_metric_under_its_exposed_name(configured:
     assert all('size_unit' not in found for name in samples for found, _ in samples[name])
 
 
+def test_a_flush_before_a_scrape_leaves_every_series_once_in_it(configured: Callable[..., Telemetry]) -> None:
+    telemetry = configured(metrics_port=0)
+    current().counter(names.READS).add(2, 'hit')
+    current().counter(names.READS).add(1, 'miss')
+    assert telemetry.flush(timeout=2)  # the demo flushes before it serves; the scrape after must stay well-formed
+    for _ in range(2):
+        reads = exposition(telemetry)[names.READS.exposed]
+        assert sorted((found['outcome'], value) for found, value in reads) == [('hit', 2.0), ('miss', 1.0)]
+
+
 def test_port_zero_picks_a_free_port_and_a_busy_port_degrades_to_a_warning(
     configured: Callable[..., Telemetry],
 ) -> None:
