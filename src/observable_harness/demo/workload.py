@@ -254,7 +254,9 @@ def build_sessions(store: OverflowStore) -> list[Session]:
                 store=store,
                 serializer=json_lines,
                 per_tool={'read_source': [Band(over=8_000, action=Truncate(strategy=TruncationStrategy.head))]},
-            )
+            ),
+            # Every third request: the requests between show the prompt cache without a reminder.
+            SystemReminders(reminders=[Reminder('Quote failing test ids exactly.', interval=3, name='quote-ids')]),
         ],
         tools={
             'run_tests': run_tests,
