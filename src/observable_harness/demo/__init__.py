@@ -75,8 +75,8 @@ class Money:
 
 
 def _usd(amount: float) -> str:
-    """Dollars with the cents that matter: three significant digits below a dollar, cents above."""
-    return f'{amount:,.2f}' if amount >= 1 else f'{amount:.3g}'
+    """Cents from a dime up; below that, three significant digits, so small figures keep their size."""
+    return f'{amount:,.2f}' if amount >= 0.1 else f'{amount:.3g}'
 
 
 Series = dict[tuple[LabelValue, ...], float]
