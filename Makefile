@@ -20,6 +20,7 @@ test: lint typecheck pytest
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/pyright

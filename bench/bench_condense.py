@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.bounded.real_outputs import (  # noqa: E402
+from tests.real_outputs import (  # noqa: E402
     RealOutput,
     failing_gcc,
     failing_pip_install,
@@ -39,8 +39,8 @@ from tests.bounded.real_outputs import (  # noqa: E402
     traffic,
 )
 
+from observable_harness._text.condense import _CHEAPEST_FIRST, CondensePlan  # noqa: E402
 from observable_harness.bounded import LEVELS, classify_lines, condense  # noqa: E402
-from observable_harness.bounded.condense import _CHEAPEST_FIRST, _Plan  # noqa: E402
 
 TEN_MB = 10 * 1024 * 1024
 
@@ -73,7 +73,7 @@ def ten_mb_log(outputs: list[RealOutput]) -> str:
 def class_only_share(text: str, level: str) -> float:
     """Share of characters left after applying every class step of `level`, with no budget."""
     lines = text.splitlines()
-    plan = _Plan(
+    plan = CondensePlan(
         text=text,
         lines=lines,
         classification=classify_lines(lines),

@@ -17,6 +17,7 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.usage import RequestUsage, RunUsage
 
 Step = Callable[[list[ModelMessage]], ModelResponse] | ModelResponse
@@ -41,6 +42,8 @@ class Script:
 
     steps: Sequence[Step]
     received: list[list[ModelMessage]] = field(default_factory=list[list[ModelMessage]])
+    tools_seen: list[ToolDefinition] = field(default_factory=list[ToolDefinition])
+    """The function tools the model was offered on its first request."""
 
     def model(self) -> FunctionModel:
         return FunctionModel(self._respond)
@@ -48,6 +51,8 @@ class Script:
     def _respond(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         self.received.append(list(messages))
         index = len(self.received) - 1
+        if index == 0:
+            self.tools_seen = list(info.function_tools)
         if index >= len(self.steps):
             return done()
         step = self.steps[index]
@@ -112,3 +117,19 @@ def run_usage(result: Any) -> RunUsage:
     if isinstance(usage, property):
         return result.usage
     return result.usage()
+
+
+def rebuild(pages: Sequence[str]) -> str:
+    """A stored payload rebuilt from the rendered read pages alone (rows are `<offset>[↩]\\t<text>`)."""
+    rebuilt: list[str] = []
+    no_final_newline = False
+    for page in pages:
+        for line in page.split('\n'):
+            row = re.match(r'(\d+)(↩?)\t(.*)', line, re.DOTALL)
+            if row:
+                rebuilt.append(row.group(3) + ('' if row.group(2) else '\n'))
+            else:
+                assert line.startswith('['), line
+                no_final_newline |= 'no final newline' in line
+    text = ''.join(rebuilt)
+    return text[:-1] if no_final_newline else text

@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from ._extras import needs_extra
 from ._text.layout import CHARS_PER_TOKEN
 from .telemetry import names
 
@@ -198,8 +199,9 @@ def _collect(
 
 def _samples(text: str) -> Iterable[tuple[str, dict[str, str], float]]:
     """`(series, labels, value)` of a Prometheus text (or OpenMetrics) exposition."""
-    from prometheus_client.openmetrics import parser as openmetrics
-    from prometheus_client.parser import text_string_to_metric_families as parse_text
+    with needs_extra('telemetry', 'reading a Prometheus exposition'):
+        from prometheus_client.openmetrics import parser as openmetrics
+        from prometheus_client.parser import text_string_to_metric_families as parse_text
 
     # OpenMetrics (what an endpoint serves to a client that asks for it) ends with `# EOF`.
     parse: Callable[[str], Iterable[Metric]] = (

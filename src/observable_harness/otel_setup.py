@@ -34,14 +34,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from opentelemetry import metrics, trace
-from opentelemetry.sdk.metrics import MeterProvider
-from opentelemetry.sdk.metrics.export import MetricReader, PeriodicExportingMetricReader
-from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import SpanProcessor, TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+from ._extras import needs_extra
 
 if TYPE_CHECKING:
     from wsgiref.simple_server import WSGIServer
+
+    from opentelemetry.sdk.metrics.export import MetricReader
+    from opentelemetry.sdk.trace import SpanProcessor
 
 __all__ = ['DEFAULT_METRICS_PORT', 'OTLPProtocol', 'Telemetry', 'configure']
 
@@ -242,13 +242,21 @@ def _resolve_endpoint(explicit: str | None) -> tuple[str | None, bool]:
     return None, False
 
 
+def _empty_processors() -> list[SpanProcessor]:
+    return []
+
+
+def _empty_readers() -> list[MetricReader]:
+    return []
+
+
 @dataclass
 class _Parts:
     """What `_install` builds, so that flush and shutdown reach every piece exactly once."""
 
     notes: list[str] = field(default_factory=list[str])
-    span_processors: list[SpanProcessor] = field(default_factory=list[SpanProcessor])
-    metric_readers: list[MetricReader] = field(default_factory=list[MetricReader])
+    span_processors: list[SpanProcessor] = field(default_factory=_empty_processors)
+    metric_readers: list[MetricReader] = field(default_factory=_empty_readers)
     pull_reader: MetricReader | None = None
     """The Prometheus endpoint's reader, collected by scrapes only."""
     flushers: list[Callable[[float], bool]] = field(default_factory=list[Callable[[float], bool]])
@@ -327,8 +335,9 @@ def _install(
 
 
 def _start_prometheus_endpoint(parts: _Parts, host: str, port: int) -> None:
-    from opentelemetry.exporter.prometheus import PrometheusMetricReader
-    from prometheus_client import REGISTRY, CollectorRegistry, start_http_server
+    with needs_extra('telemetry', 'the local Prometheus endpoint'):
+        from opentelemetry.exporter.prometheus import PrometheusMetricReader
+        from prometheus_client import REGISTRY, CollectorRegistry, start_http_server
 
     # A registry of our own keeps the exposition to what the providers collect, and lets a second
     # endpoint (tests, several services in one process) coexist with the application's own registry.
@@ -377,17 +386,26 @@ def _add_otlp_exporters(
     # standard rules, including `/v1/<signal>` for HTTP); an explicit endpoint is a base URL.
     explicit = None if endpoint_from_env else endpoint
     if protocol == 'grpc':
-        from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter as GrpcMetricExporter
-        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter as GrpcSpanExporter
+        with needs_extra('grpc', 'OTLP over gRPC'):
+            from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import (
+                OTLPMetricExporter as GrpcMetricExporter,
+            )
+            from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter as GrpcSpanExporter
 
         span_exporter: Any = GrpcSpanExporter(endpoint=explicit, timeout=timeout)
         metric_exporter: Any = GrpcMetricExporter(endpoint=explicit, timeout=timeout)
     else:
-        from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter as HttpMetricExporter
-        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter as HttpSpanExporter
+        with needs_extra('telemetry', 'OTLP over HTTP'):
+            from opentelemetry.exporter.otlp.proto.http.metric_exporter import (
+                OTLPMetricExporter as HttpMetricExporter,
+            )
+            from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter as HttpSpanExporter
 
         span_exporter = HttpSpanExporter(endpoint=explicit and _otlp_url(explicit, 'traces'), timeout=timeout)
         metric_exporter = HttpMetricExporter(endpoint=explicit and _otlp_url(explicit, 'metrics'), timeout=timeout)
+    with needs_extra('telemetry', 'OTLP export'):
+        from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
+        from opentelemetry.sdk.trace.export import BatchSpanProcessor
     timeout_millis = int(timeout * 1000)
     # The queue is bounded and drops when full: a stalled collector loses spans, never blocks a run.
     parts.span_processors.append(
@@ -405,6 +423,10 @@ def _add_otlp_exporters(
 
 
 def _install_sdk(parts: _Parts, service_name: str) -> None:
+    with needs_extra('telemetry', 'configure()'):
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.resources import Resource
+        from opentelemetry.sdk.trace import TracerProvider
     resource = Resource.create({'service.name': service_name})
     existing_tracer_provider = trace.get_tracer_provider()
     if isinstance(existing_tracer_provider, trace.ProxyTracerProvider):
@@ -450,8 +472,9 @@ def _shutdown_of(processor: SpanProcessor) -> Callable[[float], object]:
 
 
 def _install_logfire(parts: _Parts, service_name: str) -> None:
-    import logfire
-    from opentelemetry.sdk.metrics.view import ExponentialBucketHistogramAggregation
+    with needs_extra('logfire', 'configure(logfire=True)'):
+        import logfire
+        from opentelemetry.sdk.metrics.view import ExponentialBucketHistogramAggregation
 
     # Logfire's default views turn every histogram exponential; the Prometheus exposition (and the
     # calibration that reads it) needs our explicit size buckets, so keep all its views but that one.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -9,20 +10,13 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import BinaryContent
 
 from observable_harness import ToolOutputLimits
-from observable_harness.bounded import CommandOutput, Condense, Offload
+from observable_harness.bounded import CommandOutput, Condense, Offload, Scrubber, ScrubResult
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore, Spill, Truncate
 from tests.agents import Script, call, done, handle_in, read_back, respond, text_of, tool_returns
-from tests.bounded.real_outputs import RealOutput
+from tests.doubles import BrokenStore, MemoryStore
 from tests.otel import OTelHarness
-
-
-class BrokenStore:
-    async def write(self, key: str, data: bytes) -> str:
-        raise OSError(28, 'No space left on device')
-
-    async def read(self, handle: str) -> bytes:
-        raise KeyError(handle)
+from tests.real_outputs import RealOutput
 
 
 def make_agent(script: Script, capability: ToolOutputLimits[Any], **tools: Any) -> Agent[None, str]:
@@ -179,3 +173,59 @@ def test_offload_whose_store_fails_goes_to_then() -> None:
     agent = make_agent(script, limits, fetch=lambda: 'line\n' * 1_000)
     [out] = returns_of(agent.run_sync('go').all_messages(), 'fetch')
     assert len(out) <= 500 and 'truncated' in out
+
+
+SECRET_LOG = '\n'.join(f'step {i}: applying migration {i}' for i in range(400)) + '\nexport DB_PASSWORD=hunter2-prod\n'
+
+
+def stored_after_one_call(action: Any, scrubber_on_capability: bool = True) -> tuple[bytes, int]:
+    """What reached the store when a tool's return went through `action`, and how many writes there were."""
+    store = MemoryStore()
+    limits = ToolOutputLimits(per_tool={'migrate': [Band(over=1_000, action=action)]}, store=store)
+    if not scrubber_on_capability:
+        limits = ToolOutputLimits(per_tool={'migrate': [Band(over=1_000, action=action)]}, store=store, scrubber=None)
+    make_agent(Script([respond(call('migrate')), done()]), limits, migrate=lambda: SECRET_LOG).run_sync('migrate')
+    [stored] = store.data.values()
+    return stored, store.writes
+
+
+def test_offload_without_a_scrubber_stores_verbatim_whatever_the_capability_scrubs() -> None:
+    stored, writes = stored_after_one_call(Offload(scrubber=None))
+    assert writes == 1
+    assert stored == SECRET_LOG.encode()
+
+
+@dataclass(frozen=True)
+class CountingScrubber(Scrubber):
+    """The default scrubber, counting the texts it is handed."""
+
+    calls: list[int] = field(default_factory=list[int])
+
+    def scrub(self, text: str) -> ScrubResult[str]:
+        self.calls.append(len(text))
+        return super().scrub(text)
+
+
+def test_each_write_path_scrubs_exactly_once() -> None:
+    for make_action in (
+        lambda scrubber: Offload(scrubber=scrubber),
+        lambda scrubber: Condense(level='daily', retain='always', scrubber=scrubber),
+        lambda _: Spill(),
+    ):
+        scrubber = CountingScrubber()
+        store = MemoryStore()
+        limits = ToolOutputLimits(
+            per_tool={'migrate': [Band(over=1_000, action=make_action(scrubber))]}, store=store, scrubber=scrubber
+        )
+        make_agent(Script([respond(call('migrate')), done()]), limits, migrate=lambda: SECRET_LOG).run_sync('go')
+        [stored] = store.data.values()
+        assert b'hunter2-prod' not in stored and b'DB_PASSWORD=[REDACTED:assignment]' in stored
+        assert scrubber.calls == [len(SECRET_LOG)], make_action
+
+
+def test_the_capability_scrubber_does_not_reach_an_action_that_brings_its_own(otel: OTelHarness) -> None:
+    stored, _ = stored_after_one_call(Condense(level='daily', retain='always'), scrubber_on_capability=False)
+    assert b'DB_PASSWORD=[REDACTED:assignment]' in stored
+    assert otel.delta(names.BOUNDED_REDACTIONS_TOTAL.name, kind='assignment') == 1
+    stored, _ = stored_after_one_call(Spill(), scrubber_on_capability=False)
+    assert stored == SECRET_LOG.encode()

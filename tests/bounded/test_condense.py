@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from observable_harness._text.condense import MIN_CONDENSE_CHARS, CondenseReport
 from observable_harness.bounded import LEVELS, LineClass, classify_lines, condense
 from observable_harness.telemetry import names
-from tests.bounded.real_outputs import RealOutput
 from tests.otel import OTelHarness
+from tests.real_outputs import RealOutput
 
 CRITICAL = (LineClass.error, LineClass.summary)
 

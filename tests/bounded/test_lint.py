@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from observable_harness.bounded.lint import lint_paths, lint_source
 from observable_harness.cli import main
+from observable_harness.lint import lint_paths, lint_source
 
 ROOT = Path(__file__).resolve().parents[2]
 

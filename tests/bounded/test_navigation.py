@@ -9,7 +9,8 @@ import pytest
 
 from observable_harness._text.navigation import offload_key
 from observable_harness.bounded import navigation_summary, offload
-from tests.bounded.real_outputs import RealOutput
+from tests.doubles import MemoryStore
+from tests.real_outputs import RealOutput
 
 EXPECTED_TOPICS = {
     'pytest': 'test_run',
@@ -55,15 +56,6 @@ def test_word_ceiling_holds_for_long_lines() -> None:
     text = ('error: ' + ' '.join(f'word{i}' for i in range(400)) + '\n') * 3
     summary = navigation_summary(text, max_words=40)
     assert summary.words <= 40
-
-
-class MemoryStore:
-    def __init__(self) -> None:
-        self.data: dict[str, bytes] = {}
-
-    async def write(self, key: str, data: bytes) -> str:
-        self.data[key] = data
-        return key
 
 
 def test_store_listing_reads_as_a_table_of_contents(real_outputs: dict[str, RealOutput]) -> None:

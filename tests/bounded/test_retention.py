@@ -12,22 +12,9 @@ from observable_harness._text.lines import classify_lines
 from observable_harness.bounded import CommandOutput, Retention, probable_failure
 from observable_harness.bounded._retention import reported_exit_status
 from observable_harness.telemetry import names
-from tests.bounded.real_outputs import RealOutput
+from tests.doubles import BrokenStore, MemoryStore
 from tests.otel import OTelHarness
-
-
-class MemoryStore:
-    def __init__(self) -> None:
-        self.data: dict[str, bytes] = {}
-
-    async def write(self, key: str, data: bytes) -> str:
-        self.data[key] = data
-        return key
-
-
-class BrokenStore:
-    async def write(self, key: str, data: bytes) -> str:
-        raise PermissionError('read-only file system')
+from tests.real_outputs import RealOutput
 
 
 def retain(policy: str, output: str, store: object | None = None, **kwargs: object) -> tuple[MemoryStore, object]:
@@ -61,7 +48,7 @@ def test_never_and_always() -> None:
 
 
 def test_a_failing_store_is_recorded_not_raised(otel: OTelHarness) -> None:
-    _, record = retain('always', 'output', store=BrokenStore())
+    _, record = retain('always', 'output', store=BrokenStore(PermissionError('read-only file system')))
     assert record.handle is None and record.reason == 'store_failed'  # type: ignore[attr-defined]
     [span] = otel.spans(names.SPAN_RETAIN)
     assert dict(span.attributes or {})[names.BOUNDED_RETENTION_KEPT] is False

@@ -23,6 +23,7 @@ from tests.agents import (
     text_of,
     tool_returns,
 )
+from tests.doubles import BrokenStore, MemoryStore
 from tests.otel import OTelHarness
 
 from observable_harness import ToolOutputLimits
@@ -43,32 +44,6 @@ from observable_harness.tool_output_limits import (
 LOG = '\n'.join(
     f'2026-11-29T10:{i // 60:02d}:{i % 60:02d} INFO worker-{i % 7} processed batch {i}' for i in range(2000)
 )
-
-
-class BrokenStore:
-    """A store whose every write fails as a full disk would."""
-
-    def __init__(self) -> None:
-        self.writes = 0
-
-    async def write(self, key: str, data: bytes) -> str:
-        self.writes += 1
-        raise OSError(28, 'No space left on device')
-
-    async def read(self, handle: str) -> bytes:
-        raise KeyError(handle)
-
-
-class MemoryStore:
-    def __init__(self) -> None:
-        self.data: dict[str, bytes] = {}
-
-    async def write(self, key: str, data: bytes) -> str:
-        self.data[key] = data
-        return key
-
-    async def read(self, handle: str) -> bytes:
-        return self.data[handle]
 
 
 def make_agent(script: Script, capability: ToolOutputLimits[Any], **tools: Any) -> Agent[None, str]:

@@ -7,7 +7,6 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -25,7 +24,8 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.usage import RunUsage
-from tests.agents import Script, call, done, handle_in, read_back, respond, text_of, tool_returns
+from tests.agents import Script, call, done, handle_in, read_back, rebuild, respond, text_of, tool_returns
+from tests.doubles import BrokenStore
 from tests.otel import OTelHarness
 
 from observable_harness import ToolOutputLimits
@@ -170,21 +170,6 @@ def test_the_layout_cache_keeps_a_few_recent_payloads_within_its_bytes() -> None
     for data in wide:
         layouts.layout(data, ROW_WIDTH)
     assert layouts.cached_bytes <= 2_000 and len(layouts) == 2
-
-
-def rebuild(outputs: list[str]) -> str:
-    rebuilt: list[str] = []
-    no_final_newline = False
-    for output in outputs:
-        for line in output.split('\n'):
-            row = re.match(r'(\d+)(↩?)\t(.*)', line, re.DOTALL)
-            if row:
-                rebuilt.append(row.group(3) + ('' if row.group(2) else '\n'))
-            else:
-                assert line.startswith('['), line
-                no_final_newline |= 'no final newline' in line
-    text = ''.join(rebuilt)
-    return text[:-1] if no_final_newline else text
 
 
 def test_one_enormous_line_of_compact_json_pages_completely(store: LocalFileStore) -> None:
@@ -395,17 +380,6 @@ def test_an_unsafe_root_is_denied_without_showing_the_path(tmp_path: Path, otel:
     assert 'refusing every read' in output
     assert str(tmp_path) not in output
     assert otel.delta(names.READS.name, outcome='denied') == 1
-
-
-@dataclass
-class BrokenStore:
-    error: Exception
-
-    async def write(self, key: str, data: bytes) -> str:
-        raise self.error
-
-    async def read(self, handle: str) -> bytes:
-        raise self.error
 
 
 def test_a_failing_store_becomes_a_message_without_its_details(otel: OTelHarness) -> None:

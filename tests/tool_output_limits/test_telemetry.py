@@ -10,6 +10,7 @@ from pydantic_ai import Agent
 from pydantic_ai.capabilities import Instrumentation
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, UserPromptPart
 from tests.agents import Script, call, done, respond, text_of, tool_returns
+from tests.doubles import BrokenStore
 from tests.otel import OTelHarness
 
 from observable_harness import ToolOutputLimits
@@ -17,15 +18,13 @@ from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore, Spill, Summarize, Truncate
 
 CANARY = 'CANARY-7f3a-do-not-export'
+
+
+def read_only_store() -> BrokenStore:
+    return BrokenStore(PermissionError(13, 'Permission denied'))
+
+
 PAYLOAD = '\n'.join(f'{CANARY} row {i} ' + 'v' * 40 for i in range(1_500))
-
-
-class BrokenStore:
-    async def write(self, key: str, data: bytes) -> str:
-        raise PermissionError(13, 'Permission denied')
-
-    async def read(self, handle: str) -> bytes:
-        raise KeyError(handle)
 
 
 def run(capability: ToolOutputLimits[Any], script: Script, instrument: bool = False, **tools: Any) -> Any:
@@ -91,7 +90,11 @@ def test_passthrough_records_metrics_but_no_span(otel: OTelHarness) -> None:
 
 def test_fallback_is_recorded_on_span_and_metrics(otel: OTelHarness) -> None:
     script = Script([respond(call('fetch_logs')), done()])
-    run(ToolOutputLimits(store=BrokenStore()), script, fetch_logs=lambda: PAYLOAD)
+    run(
+        ToolOutputLimits(store=read_only_store()),
+        script,
+        fetch_logs=lambda: PAYLOAD,
+    )
     [span] = otel.spans(names.SPAN_REDUCE)
     attributes = dict(span.attributes or {})
     assert attributes[names.TOOL_OUTPUT_ACTION] == 'spill'
@@ -165,7 +168,7 @@ def test_band_thresholds_that_apply_to_each_tool_are_exposed_as_a_gauge(otel: OT
     capability = ToolOutputLimits(
         bands=[Band(over=20_000, action=Spill()), Band(over=6_000, action=Truncate())],
         per_tool={'gauge_probe': [Band(over=3_000, action=Truncate())]},
-        store=BrokenStore(),
+        store=read_only_store(),
     )
     script = Script([respond(call('gauge_probe', call_id='a'), call('gauge_other', call_id='b')), done()])
     run(capability, script, gauge_probe=lambda: 'x', gauge_other=lambda: 'y')
@@ -180,7 +183,7 @@ def test_band_thresholds_that_apply_to_each_tool_are_exposed_as_a_gauge(otel: OT
 
 def test_two_agents_bounding_one_tool_differently_each_expose_their_thresholds(otel: OTelHarness) -> None:
     def agent_named(name: str, over: int) -> Agent[None, str]:
-        limits = ToolOutputLimits[None](bands=[Band(over=over, action=Truncate())], store=BrokenStore())
+        limits = ToolOutputLimits[None](bands=[Band(over=over, action=Truncate())], store=read_only_store())
         script = Script([respond(call('shared_probe', call_id='a')), done()])
         agent = Agent(script.model(), name=name, deps_type=type(None), capabilities=[limits])
         agent.tool_plain(name='shared_probe')(lambda: 'x')

@@ -1,7 +1,7 @@
 """Named condensing levels: each a statement of risk with its table of what survives, collapses, is dropped.
 
 "Compress by 70%" says nothing about what is paid for it, so it gets chosen blind. A level names the
-situation it is for and carries, per line class, one explicit fate (SPEC BTO-6). The tables live here
+situation it is for and carries, per line class, one explicit fate. The tables live here
 as data, so code can query them and `docs/bounded.md` renders them (a test keeps the two equal).
 
 ```python

@@ -1,7 +1,7 @@
 """Line classes: what each line of tool output is, ordered by what losing it risks.
 
-Condensing drops what is known to carry no cause of a decision before it cuts anything by position
-(SPEC BTO-5). That needs a classifier that is cheap enough to run over megabytes of build logs and
+Condensing drops what is known to carry no cause of a decision before it cuts anything by position.
+That needs a classifier that is cheap enough to run over megabytes of build logs and
 conservative where it matters: a line that might be an error is classed as one, because keeping a
 harmless line costs a few tokens while dropping the cause costs the whole step.
 

@@ -14,8 +14,7 @@ output can do the same.
 Every call is bounded whatever the model passes: `offset >= 0`, `limit` clamped to `MAX_LIMIT` rows,
 the page cut at `MAX_OUTPUT_CHARS` characters (with a marker saying how to continue), `pattern` a
 literal, case-sensitive substring of at most `MAX_PATTERN_CHARS` characters (never a regex, so no
-catastrophic backtracking). `read_stored` never raises: a bad call or a failing store becomes a
-message to the model, and every call is recorded as a `tool_output.read` span.
+catastrophic backtracking).
 """
 
 from __future__ import annotations

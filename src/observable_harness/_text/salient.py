@@ -1,4 +1,4 @@
-"""Salient excerpts: which lines of an oversized output to show when only a few fit (BTO-4, BTO-5).
+"""Salient excerpts: which lines of an oversized output to show when only a few fit.
 
 A head+tail cut by position hides an error that sits in the middle and spends its budget on
 preamble. Here lines are chosen by what losing them risks: the last line (exit status, result),

@@ -8,22 +8,16 @@ so a listing of the store alone answers "what has been collected" without readin
 
 ```python
 import asyncio
+import tempfile
 
 from observable_harness.bounded import offload
+from observable_harness.storage import LocalFileStore
 
-
-class MemoryStore:
-    def __init__(self) -> None:
-        self.data: dict[str, bytes] = {}
-
-    async def write(self, key: str, data: bytes) -> str:
-        self.data[key] = data
-        return key
-
-
+store = LocalFileStore(base_dir=tempfile.mkdtemp())
 log = '\\n'.join(['collected 3 items', 'E   KeyError: 1', '=== 1 failed, 2 passed in 0.1s ==='] * 50)
-result = asyncio.run(offload(log, MemoryStore(), tool_name='run_tests'))
+result = asyncio.run(offload(log, store, tool_name='run_tests'))
 assert result.handle.startswith('offload/run_tests/test_run-') and 'About:' in result.text
+assert asyncio.run(store.read(result.handle)) == log.encode()
 ```
 """
 

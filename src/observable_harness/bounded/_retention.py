@@ -116,23 +116,15 @@ class Retention:
 
     ```python
     import asyncio
+    import tempfile
 
     from observable_harness.bounded import CommandOutput, Retention
+    from observable_harness.storage import LocalFileStore
 
-
-    class MemoryStore:
-        def __init__(self) -> None:
-            self.data: dict[str, bytes] = {}
-
-        async def write(self, key: str, data: bytes) -> str:
-            self.data[key] = data
-            return key
-
-
-    store = MemoryStore()
+    store = LocalFileStore(base_dir=tempfile.mkdtemp())
     failed = CommandOutput('building...\\nerror: linker failed, token=abc123', exit_status=1)
     record = asyncio.run(Retention('failures').retain(failed, store, key='build/1'))
-    assert record.handle == 'build/1' and b'abc123' not in store.data['build/1']
+    assert record.handle == 'build/1' and b'abc123' not in asyncio.run(store.read('build/1'))
     ```
     """
 

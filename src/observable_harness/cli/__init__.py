@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from .._extras import MissingExtra
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -24,7 +26,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except MissingExtra as error:
+        print(f'observable-harness {args.command}: {error}', file=sys.stderr)
+        return 2
 
 
 if __name__ == '__main__':  # pragma: no cover

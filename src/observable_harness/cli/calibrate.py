@@ -24,7 +24,7 @@ def add_parser(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         'calibrate',
         help='propose ToolOutputLimits bands from the measured output sizes',
-        description='Read the tool_output_size histograms and print, per tool, the measured distribution and a '
+        description='Read the tool-output size histograms and print, per tool, the measured distribution and a '
         'proposed band with the reason for its threshold, as Python to paste into ToolOutputLimits(per_tool=...).',
     )
     parser.add_argument(

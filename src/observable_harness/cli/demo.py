@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .._extras import needs_extra
 from . import telemetry_options
 
 
@@ -23,7 +24,8 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..demo import DemoOptions, run_demo
+    with needs_extra('cli', 'observable-harness demo'):
+        from ..demo import DemoOptions, run_demo
 
     telemetry = telemetry_options.configure_from(args)
     return run_demo(DemoOptions(serve=args.serve, model=args.model, progress=not args.no_progress), telemetry)

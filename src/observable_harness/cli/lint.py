@@ -1,4 +1,4 @@
-"""`observable-harness lint PATH...`: find tools that return unbounded or unmarked output (SPEC BTO-9)."""
+"""`observable-harness lint PATH...`: find tools that return unbounded or unmarked output."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bounded.lint import lint_paths
+    from ..lint import lint_paths
 
     try:
         findings = lint_paths(args.paths)

@@ -1,4 +1,4 @@
-"""What ships around the library (SPEC OPS): the Grafana dashboards and Prometheus alert rules in
+"""What ships around the library: the Grafana dashboards and Prometheus alert rules in
 `dashboards/`, generated from the telemetry catalog.
 
 `queries` builds the PromQL both use, `dashboards` the Grafana JSON (and the command that writes every

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import getpass
 import os
 import re
 import secrets
@@ -104,7 +103,12 @@ def handle_segments(handle: str) -> list[str]:
 
 def default_root() -> Path:
     """`<tempdir>/observable_harness_overflow_<uid>`: stable per user, so a later run finds earlier spills."""
-    owner = str(os.getuid()) if hasattr(os, 'getuid') else _UNSAFE_CHAR.sub('_', getpass.getuser())
+    if hasattr(os, 'getuid'):
+        owner = str(os.getuid())
+    else:  # pragma: no cover - Windows: imported only there, it costs milliseconds to import
+        import getpass
+
+        owner = _UNSAFE_CHAR.sub('_', getpass.getuser())
     return Path(tempfile.gettempdir()) / f'observable_harness_overflow_{owner}'
 
 

@@ -23,7 +23,7 @@ from pydantic_ai.models import KnownModelName, Model
 from pydantic_ai.settings import ModelSettings
 
 from .._nested_run import model_label, nested_usage_limits
-from ._records import Generation
+from ._records import RETRY_PART_KINDS, Generation
 from ._reminders import GoalReanchor, first_user_request
 from ._telemetry import generation_span
 
@@ -41,7 +41,6 @@ _FALLBACK = GoalReanchor()
 _BUDGET_REASON = 'UsageLimitExceeded'
 _EMPTY_REASON = 'empty'
 _REMEMBERED_RUNS = 1024
-_RETRY_PART_KINDS = frozenset({'retry-prompt', 'retry-feedback'})
 
 
 @dataclass
@@ -209,7 +208,7 @@ def _activity(messages: Sequence[ModelMessage], max_chars: int) -> list[str]:
                     items.append(f'user: {_clip(text, max_chars)}')
                 elif isinstance(part, ToolReturnPart):
                     items.append(f'tool {part.tool_name} returned: {_clip(part.model_response_str(), max_chars)}')
-                elif getattr(part, 'part_kind', None) in _RETRY_PART_KINDS:
+                elif getattr(part, 'part_kind', None) in RETRY_PART_KINDS:
                     # 2.68 replaced `RetryPromptPart` with `RetryFeedbackPart`; both render with `model_response()`.
                     retry: Any = part
                     items.append(f'retry requested: {_clip(str(retry.model_response()), max_chars)}')

@@ -1,6 +1,6 @@
 """The immutable records `SystemReminders` hands to the telemetry layer: the capability decides, telemetry reports.
 
-They carry only what telemetry may carry (SPEC OBS): names, kinds, counts, sizes, a hash and reasons, never the
+They carry only what telemetry may carry: names, kinds, counts, sizes, a hash and reasons, never the
 reminder text itself.
 """
 
@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
+
+RETRY_PART_KINDS = frozenset({'retry-prompt', 'retry-feedback'})
+"""`part_kind`s of the parts that ask the model to retry a tool call (the name changed across pydantic-ai releases)."""
 
 ReminderKind = Literal['static', 'dynamic', 'goal_reanchor', 'llm']
 """How a reminder was produced; the `kind` label of `system_reminders.fired`."""

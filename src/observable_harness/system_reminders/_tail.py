@@ -27,14 +27,12 @@ from pydantic_ai.models.wrapper import WrapperModel
 from pydantic_ai.settings import ModelSettings
 from pydantic_ai.usage import RequestUsage
 
-from ._records import CachePointReason, FiredReminder, Injection
+from ._records import RETRY_PART_KINDS, CachePointReason, FiredReminder, Injection
 from ._telemetry import report_injection
 
 __all__ = ['CacheTTL', 'PendingTail', 'ReminderTailModel', 'with_reminder_tail']
 
 CacheTTL = Literal['5m', '1h']
-
-_RETRY_PART_KINDS = frozenset({'retry-prompt', 'retry-feedback'})
 
 
 @dataclass(slots=True)
@@ -95,7 +93,7 @@ def _renders_content(part: Any) -> bool:
     if isinstance(part, UserPromptPart):
         content = part.content
         return bool(content) if isinstance(content, str) else any(not isinstance(c, CachePoint) for c in content)
-    return isinstance(part, ToolReturnPart) or getattr(part, 'part_kind', None) in _RETRY_PART_KINDS
+    return isinstance(part, ToolReturnPart) or getattr(part, 'part_kind', None) in RETRY_PART_KINDS
 
 
 def _ends_in_cache_point(part: Any) -> bool:

@@ -72,11 +72,8 @@ def _labels(spec: MetricSpec, key: Sequence[LabelValue]) -> dict[str, AttributeV
     return dict(zip(spec.labels, key, strict=True))
 
 
-class CumulativeCounter:
-    """A monotonic counter: cumulative cells per label tuple that the SDK observes at collection time.
-
-    `add(amount, *label_values)` takes label values in the order of `spec.labels`.
-    """
+class _Cells:
+    """Values per label tuple, read by the SDK through an observable instrument when a reader collects."""
 
     __slots__ = ('_lock', '_owner', '_values', 'spec')
 
@@ -85,6 +82,24 @@ class CumulativeCounter:
         self._owner = owner
         self._lock = threading.Lock()
         self._values: dict[tuple[LabelValue, ...], float] = {}
+
+    def reset(self) -> None:
+        with self._lock:
+            self._values.clear()
+
+    def _observe(self, options: CallbackOptions) -> Iterable[Observation]:
+        with self._lock:
+            snapshot = list(self._values.items())
+        return [Observation(value, _labels(self.spec, key)) for key, value in snapshot]
+
+
+class CumulativeCounter(_Cells):
+    """A monotonic counter: cumulative cells per label tuple that the SDK observes at collection time.
+
+    `add(amount, *label_values)` takes label values in the order of `spec.labels`.
+    """
+
+    __slots__ = ()
 
     def add(self, amount: float, *label_values: LabelValue) -> None:
         self._owner.ensure_bound()
@@ -106,10 +121,6 @@ class CumulativeCounter:
         with self._lock:
             return dict(self._values)
 
-    def reset(self) -> None:
-        with self._lock:
-            self._values.clear()
-
     def bind(self, meter: Meter) -> None:
         meter.create_observable_counter(
             self.spec.name, callbacks=[self._observe], unit=self.spec.unit, description=self.spec.description
@@ -119,21 +130,13 @@ class CumulativeCounter:
         # Collection reaches every observable callback before it gathers synchronous instruments,
         # so queued histogram samples handed over here land in this very collection.
         self._owner.flush_pending_samples()
-        with self._lock:
-            snapshot = list(self._values.items())
-        return [Observation(value, _labels(self.spec, key)) for key, value in snapshot]
+        return super()._observe(options)
 
 
-class LastValueGauge:
+class LastValueGauge(_Cells):
     """A last-value gauge (configured thresholds, prices), observed at collection time."""
 
-    __slots__ = ('_lock', '_owner', '_values', 'spec')
-
-    def __init__(self, spec: MetricSpec, owner: Instrumentation) -> None:
-        self.spec = spec
-        self._owner = owner
-        self._lock = threading.Lock()
-        self._values: dict[tuple[LabelValue, ...], float] = {}
+    __slots__ = ()
 
     def set(self, value: float, *label_values: LabelValue) -> None:
         self._owner.ensure_bound()
@@ -144,19 +147,10 @@ class LastValueGauge:
         with self._lock:
             return self._values.get(label_values)
 
-    def reset(self) -> None:
-        with self._lock:
-            self._values.clear()
-
     def bind(self, meter: Meter) -> None:
         meter.create_observable_gauge(
             self.spec.name, callbacks=[self._observe], unit=self.spec.unit, description=self.spec.description
         )
-
-    def _observe(self, options: CallbackOptions) -> Iterable[Observation]:
-        with self._lock:
-            snapshot = list(self._values.items())
-        return [Observation(value, _labels(self.spec, key)) for key, value in snapshot]
 
 
 class QueuedHistogram:

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from pydantic_ai import AgentRunResult
 from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.exceptions import UserError
 from pydantic_ai.messages import ModelResponse, ToolCallPart, ToolReturn
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import AgentDepsT, RunContext, ToolDefinition, ToolSelector, matches_tool_selector
@@ -52,6 +53,21 @@ def _pick(bands: tuple[Band, ...], size: int) -> Band | None:
         if size >= band.over:
             return band
     return None
+
+
+def _stated(capability: object) -> str:
+    """`ToolOutputLimits(...)` with only the settings that differ from the defaults, for messages."""
+    stated: list[str] = []
+    for spec in dataclasses.fields(capability):  # pyright: ignore[reportArgumentType]
+        if not spec.init or spec.name in ('id', 'description', 'defer_loading'):
+            continue
+        default: Any = spec.default if spec.default is not dataclasses.MISSING else None
+        if spec.default_factory is not dataclasses.MISSING:
+            default = spec.default_factory()
+        value = getattr(capability, spec.name)
+        if value != default:
+            stated.append(f'{spec.name}={value!r}')
+    return f'{type(capability).__name__}({", ".join(stated)})'
 
 
 @dataclass
@@ -135,6 +151,11 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
     ```
     """
 
+    id: str | None = 'tool_output_limits'
+    """An agent has one `ToolOutputLimits`: a second one with the same configuration is the same statement made
+    twice, and one with another configuration is an error at construction that names both (put per-tool bands
+    in `per_tool` instead). To run two side by side on purpose, give each its own `id` and `read_tool_name`."""
+
     bands: Sequence[Band] | None = None
     """Size bands; the largest threshold a return reaches wins. `None` means `DEFAULT_BANDS`:
     spill from 10,000 characters, truncate if the store refuses the write."""
@@ -212,6 +233,20 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
         self._layouts = LayoutCache(max_bytes=self.read_cache_bytes)
 
     @classmethod
+    def combine(cls, capabilities: Sequence[AbstractCapability[AgentDepsT]]) -> AbstractCapability[AgentDepsT]:
+        """Two `ToolOutputLimits` under one `id`: the same configuration twice is one; different ones are an error."""
+        last = capabilities[-1]
+        if all(capability == last for capability in capabilities):
+            return last
+        listed = '; '.join(f'{index}. {_stated(capability)}' for index, capability in enumerate(capabilities, 1))
+        raise UserError(
+            f'This agent has {len(capabilities)} ToolOutputLimits with different settings under one id '
+            f'({last.id!r}): {listed}. One ToolOutputLimits bounds every tool: merge them into one, with '
+            'per_tool={...} for the tools that need other bands. To run two on purpose, give each its own id= '
+            'and read_tool_name=.'
+        )
+
+    @classmethod
     def get_serialization_name(cls) -> str | None:
         return None  # bands hold action objects and callables: not expressible in an agent spec
 
@@ -237,7 +272,10 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
             lambda: self.overflow_store,
             name=self.read_tool_name,
             layouts=self._layouts,
-            toolset_id=f'observable_harness_{self.id}_{self.read_tool_name}' if self.id else None,
+            # Named for the message pydantic-ai gives when another tool already has the read tool's name.
+            toolset_id=(
+                f'ToolOutputLimits(id={self.id!r}) read tool {self.read_tool_name!r}; rename it with read_tool_name='
+            ),
         )
 
     async def before_model_request(

@@ -1,21 +1,9 @@
-"""Read-back of spilled tool output: the bounded `read_tool_result` tool and the paging under it.
+"""The `read_tool_result` tool: the model's way back to a stored payload, bounded and never failing.
 
-The stored payload is decoded as UTF-8 and split on `\\n` only (never `str.splitlines`, which also
-breaks on U+2028, U+0085 and friends and would shift every offset a serializer promised). A physical
-line longer than `ROW_WIDTH` characters is cut into several *rows*, so a payload that is one
-enormous line (compact JSON) still pages. `offset` and `limit` count rows.
-
-`paginate` returns a structured `Page`; `render_page` turns it into the text the model sees, where
-each row is `<offset>\\t<text>` and `<offset>↩\\t<text>` marks a row whose line continues on the
-next row. Paging from offset 0 until `Page.next_offset` is `None` and joining `Row.raw` gives the
-stored text back exactly, and the rendering carries the same information, so a reader of the tool's
-output can do the same.
-
-Every call is bounded whatever the model passes: `offset >= 0`, `limit` clamped to `MAX_LIMIT` rows,
-the page cut at `MAX_OUTPUT_CHARS` characters (with a marker saying how to continue), `pattern` a
-literal, case-sensitive substring of at most `MAX_PATTERN_CHARS` characters (never a regex, so no
-catastrophic backtracking). `read_stored` never raises: a bad call or a failing store becomes a
-message to the model, and every call is recorded as a `tool_output.read` span.
+The paging itself is `_text.paging` (pure). This module is the part that talks to a run and a store:
+the tool's name as the model knows it in this run, the arguments a model may get wrong, the errors a
+store raises turned into messages that say what to do instead (and never reveal a path), and the
+`tool_output.read` span of every call. `read_stored` never raises.
 """
 
 from __future__ import annotations

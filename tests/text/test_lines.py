@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from observable_harness._text.lines import _PROGRESS, exit_status_of, is_section_header, line_shape
 from observable_harness.bounded import LineClass, classify_line, classify_lines
-from tests.bounded.real_outputs import RealOutput
+from tests.real_outputs import RealOutput
 
 
 def classes_of(output: RealOutput) -> list[tuple[str, LineClass]]:

@@ -18,8 +18,9 @@ from observable_harness.bounded import CommandOutput, Condense, Offload, Retenti
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore
 from tests.agents import Script, call, done, respond
-from tests.bounded.real_outputs import RealOutput
+from tests.doubles import MemoryStore
 from tests.otel import OTelHarness
+from tests.real_outputs import RealOutput
 
 GITHUB = 'ghp_' + 'Zq8rT2vLm4Kx9Wd1Np7Yc3Bh6Fs0Ju5Ea2Gk'
 AWS_KEY = 'AKIA' + 'QX7M2KD9PLW4RT8N'
@@ -121,15 +122,6 @@ def test_bytes_variant_keeps_undecodable_bytes_and_scrubbing_can_be_configured()
     assert result.text == b'\xff\xfe binary prefix\npassword=[REDACTED:assignment]\n'
     assert Scrubber(enabled=False).scrub('password=hunter2').text == 'password=hunter2'
     assert DEFAULT_SCRUBBER.scrub('').counts == {}
-
-
-class MemoryStore:
-    def __init__(self) -> None:
-        self.data: dict[str, bytes] = {}
-
-    async def write(self, key: str, data: bytes) -> str:
-        self.data[key] = data
-        return key
 
 
 def test_retention_writes_scrubbed_originals() -> None:

@@ -1,4 +1,4 @@
-"""The static check behind `observable-harness lint` (SPEC BTO-9).
+"""The static check behind `observable-harness lint`.
 
 An unbounded tool return is a silent defect: no error, no exception, nothing in a log; it surfaces
 later as a full context window or a wrong decision. It shows in the shape of the code, though, so it
@@ -13,7 +13,7 @@ return without a truncation marker, `BTO000` a file that cannot be parsed. A `# 
 `# noqa: BTO001` comment on the return line silences a finding.
 
 ```python
-from observable_harness.bounded.lint import lint_source
+from observable_harness.lint import lint_source
 
 source = '''
 import subprocess
@@ -408,7 +408,7 @@ class _Module:
             for node, taint in scan.returns:
                 if not taint.bounded:
                     code = 'BTO001' if taint.kind == 'subprocess' else 'BTO002'
-                    message = f'{CODES[code]} in {function.name}(): cap it and say how much was cut (see BTO-1)'
+                    message = f'{CODES[code]} in {function.name}(): cap it and say how much was cut'
                 elif not (taint.marked or marked):
                     code = 'BTO003'
                     message = (
