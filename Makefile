@@ -29,7 +29,7 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
 dashboards: $(STAMP)
-	$(BIN)/python -m observable_harness.ops.dashboards dashboards
+	$(BIN)/python -m observable_harness.ops.assets dashboards .
 
 docs: $(STAMP)
 	$(BIN)/python -m observable_harness.ops.snapshot docs/dashboard.png

@@ -65,7 +65,7 @@ def naive(responses: list[ModelResponse], avoided: tuple[tuple[str, int], ...]) 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description='Per-response cost of pricing usage and avoided re-sends')
     parser.add_argument('--rounds', type=int, default=15)
     parser.add_argument('--responses', type=int, default=40)
     args = parser.parse_args()

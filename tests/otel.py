@@ -23,7 +23,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.test.globals_test import reset_metrics_globals, reset_trace_globals
 
-from observable_harness.telemetry import names
+from observable_harness.telemetry import current, names
 
 LabelKey = tuple[tuple[str, Any], ...]
 
@@ -109,9 +109,10 @@ class OTelHarness:
 
 
 def install_otel() -> OTelHarness:
-    """Install fresh SDK providers with in-memory exporters as the global providers."""
+    """Install fresh SDK providers with in-memory exporters as the global providers, with nothing recorded yet."""
     reset_trace_globals()
     reset_metrics_globals()
+    current().reset()
     exporter = InMemorySpanExporter()
     tracer_provider = TracerProvider()
     tracer_provider.add_span_processor(SimpleSpanProcessor(exporter))

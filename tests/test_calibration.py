@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from observable_harness import calibration
-from observable_harness.calibration import Limits, SizeDistribution, parse_exposition, propose
+from observable_harness.calibration import Limits, SizeDistribution, parse_exposition, propose, render_python
 from observable_harness.cli import main
 from observable_harness.telemetry import names
 from tests.e2e.prometheus import http_get, serving
@@ -192,6 +192,15 @@ def test_quantile_matches_prometheus_semantics() -> None:
     # Beyond the last finite bucket Prometheus answers with the highest finite bound.
     assert _distribution([5e6] * 3).quantile(0.9) == names.SIZE_BUCKETS[-1]
     assert math.isnan(_distribution([]).quantile(0.5))
+
+
+def test_percentiles_beyond_the_largest_bucket_say_so() -> None:
+    huge = _distribution([300.0] * 20 + [6e6] * 80)
+    assert huge.describe(0.5) == '> 4 MiB'
+    assert huge.describe(0.1) == f'{round(huge.quantile(0.1)):,}'
+    rendered = render_python([propose(huge)], source='example')
+    assert 'p50 > 4 MiB, p90 > 4 MiB, p99 > 4 MiB' in rendered
+    assert '4,194,304' not in rendered
 
 
 def test_threshold_is_rounded_to_readable_steps_and_clamped() -> None:

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 import textwrap
 import urllib.error
@@ -74,6 +75,7 @@ __all__ = [
     'ProposedBand',
     'SizeDistribution',
     'ToolProposal',
+    'check_window',
     'is_prometheus_server',
     'load',
     'load_money',
@@ -129,6 +131,20 @@ class SizeDistribution:
                 return previous_bound + (bound - previous_bound) * (rank - previous_count) / in_bucket
             previous_bound, previous_count = bound, cumulative
         return previous_bound  # pragma: no cover - the +Inf bucket always reaches the rank
+
+    def beyond_top(self, q: float) -> bool:
+        """Whether the `q` quantile lies above the highest finite bucket bound (`quantile` then says that bound)."""
+        if self.count == 0 or len(self.buckets) < 2:
+            return False
+        rank = q * self.count
+        return next(bound for bound, cumulative in self.buckets if cumulative >= rank) == math.inf
+
+    def describe(self, q: float) -> str:
+        """The `q` quantile for people: `12,345`, or `> 4 MiB` when it lies beyond the highest bucket."""
+        if self.beyond_top(q):
+            top = self.buckets[-2][0]
+            return f'> {_binary_size(top)}'
+        return _fmt(self.quantile(q))
 
     def share_above(self, threshold: float) -> float:
         """Estimated share of outputs larger than `threshold` (linear within its bucket)."""
@@ -256,8 +272,22 @@ def _instant(base_url: str, expr: str, timeout: float) -> list[tuple[dict[str, s
     return [(item['metric'], float(item['value'][1])) for item in payload['data']['result']]
 
 
+_DURATION = re.compile(r'(?:\d+(?:ms|[smhdwy]))+')
+
+
+def check_window(window: str) -> str:
+    """`window` if it is a PromQL duration (`7d`, `12h`, `1h30m`), else a `CalibrationError` saying how to write one."""
+    if not _DURATION.fullmatch(window):
+        raise CalibrationError(
+            f'--window {window!r} is not a duration Prometheus understands: write a number and a unit, like 7d, '
+            '12h, 30m or 1h30m (units ms, s, m, h, d, w, y).'
+        )
+    return window
+
+
 def query_prometheus(base_url: str, window: str = '7d', timeout: float = 30.0) -> list[SizeDistribution]:
     """Size distributions from a Prometheus server's HTTP API, over the last `window` (a PromQL duration)."""
+    check_window(window)
 
     def instant(expr: str) -> list[tuple[dict[str, str], float]]:
         return _instant(base_url, expr, timeout)
@@ -363,7 +393,7 @@ def load_money(
     """`parse_money` for any source `load` reads; from a Prometheus server, over the last `window` (as sizes are:
     each series' largest value in the window, summed)."""
     if exposition is None and is_prometheus_server(source):
-        expr = f'sum by (tool, model, estimate) (max_over_time({_MONEY_SERIES}[{window}]))'
+        expr = f'sum by (tool, model, estimate) (max_over_time({_MONEY_SERIES}[{check_window(window)}]))'
         return _collect_money(_instant(source, expr, timeout))
     return parse_money(read_exposition(source, timeout) if exposition is None else exposition)
 
@@ -456,6 +486,13 @@ def _fmt(value: float) -> str:
     return 'n/a' if math.isnan(value) else f'{round(value):,}'
 
 
+def _binary_size(bound: float) -> str:
+    for suffix, size in (('MiB', 1 << 20), ('KiB', 1 << 10)):
+        if bound >= size and bound % size == 0:
+            return f'{int(bound // size)} {suffix}'
+    return f'{bound:,.0f}'
+
+
 def _percent(share: float) -> str:
     if share <= 0:
         return '0%'
@@ -485,7 +522,8 @@ def propose(distribution: SizeDistribution, limits: Limits | None = None) -> Too
     threshold = min(max(rounded, floor), budget)
     if rounded > budget:
         why = (
-            f'{q_name} is {_fmt(tail)} {unit}, beyond the {budget:,}-{adjective} budget, so the band sits at the '
+            f'{q_name} is {distribution.describe(limits.tail_quantile)} {unit}, beyond the {budget:,}-{adjective} '
+            'budget, so the band sits at the '
             'budget (raise it if the model needs more of this tool inline)'
         )
     elif rounded < floor:
@@ -531,11 +569,10 @@ def _band_source(band: ProposedBand) -> str:
 
 def _tool_block(proposal: ToolProposal) -> list[str]:
     d = proposal.distribution
-    q = proposal.quantiles
     mean = f', mean {_fmt(d.total / d.count)}' if d.total is not None and d.count else ''
     lines = [
-        f'    # {d.tool}: {d.count:,} outputs in {d.size_unit}: p50 {_fmt(q[0.5])}, p90 {_fmt(q[0.9])}, '
-        f'p99 {_fmt(q[0.99])}{mean}',
+        f'    # {d.tool}: {d.count:,} outputs in {d.size_unit}: p50 {d.describe(0.5)}, p90 {d.describe(0.9)}, '
+        f'p99 {d.describe(0.99)}{mean}',
         f'    #   sizes (K = 1024): {_histogram_line(d) or "none"}',
     ]
     if proposal.money is not None:

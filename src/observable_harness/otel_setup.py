@@ -90,7 +90,8 @@ class Telemetry:
     _is_shut_down: bool = field(default=False, repr=False)
 
     def flush(self, timeout: float = 5.0) -> bool:
-        """Export what is buffered now; `False` when an exporter did not finish within `timeout` seconds."""
+        """Export what is buffered now (spans, and metrics pushed over OTLP); `False` when an exporter did not
+        finish within `timeout` seconds. The Prometheus endpoint needs none: every scrape collects afresh."""
         if self._is_shut_down:
             return True
         try:
@@ -113,13 +114,21 @@ class Telemetry:
         except Exception:
             _log.warning('observable_harness: telemetry shutdown failed', exc_info=True)
 
-    def summary(self) -> str:
-        """One paragraph saying where to look: the metrics URL, the OTLP destination, Logfire."""
+    def summary(self, *, ending: bool = False) -> str:
+        """One paragraph saying where to look: the metrics URL, the OTLP destination, Logfire.
+
+        `ending`: the process is about to stop, so the endpoint is about to close with it.
+        """
         parts: list[str] = []
-        if self.metrics_url:
+        if self.metrics_url and ending:
             parts.append(
-                f'metrics are served at {self.metrics_url} (point a Prometheus scrape job at it and import '
-                'the Grafana dashboards from dashboards/)'
+                f'metrics were served at {self.metrics_url} while this process ran (in your agent process, point a '
+                'Prometheus scrape job at it; `observable-harness assets DIR` writes the Grafana dashboards and alerts)'
+            )
+        elif self.metrics_url:
+            parts.append(
+                f'metrics are served at {self.metrics_url} (point a Prometheus scrape job at it; '
+                '`observable-harness assets DIR` writes the Grafana dashboards, alert rules and a scrape config)'
             )
         else:
             parts.append('no local metrics endpoint')
@@ -257,8 +266,6 @@ class _Parts:
     notes: list[str] = field(default_factory=list[str])
     span_processors: list[SpanProcessor] = field(default_factory=_empty_processors)
     metric_readers: list[MetricReader] = field(default_factory=_empty_readers)
-    pull_reader: MetricReader | None = None
-    """The Prometheus endpoint's reader, collected by scrapes only."""
     flushers: list[Callable[[float], bool]] = field(default_factory=list[Callable[[float], bool]])
     stoppers: list[Callable[[float], object]] = field(default_factory=list[Callable[[float], object]])
     metrics_url: str | None = None
@@ -357,7 +364,6 @@ def _start_prometheus_endpoint(parts: _Parts, host: str, port: int) -> None:
         )
         return
     parts.metric_readers.append(reader)
-    parts.pull_reader = reader
     parts.stop_endpoint = lambda: _stop_http_server(server, thread)
     bound_host, bound_port = server.server_address[:2]
     shown_host = f'[{bound_host}]' if ':' in str(bound_host) else str(bound_host)
@@ -413,13 +419,17 @@ def _add_otlp_exporters(
             span_exporter, max_queue_size=2048, schedule_delay_millis=1000, export_timeout_millis=timeout_millis
         )
     )
-    parts.metric_readers.append(
-        PeriodicExportingMetricReader(
-            metric_exporter,
-            export_interval_millis=int(metric_export_interval * 1000),
-            export_timeout_millis=timeout_millis,
-        )
+    push = PeriodicExportingMetricReader(
+        metric_exporter,
+        export_interval_millis=int(metric_export_interval * 1000),
+        export_timeout_millis=timeout_millis,
     )
+    parts.metric_readers.append(push)
+    # Flushing pushes this reader's metrics now. Only push readers are flushed: a pull reader (the Prometheus
+    # endpoint) keeps what a forced collection made for its next scrape, which would then carry it twice.
+    parts.flushers.append(lambda timeout: push.force_flush(int(timeout * 1000)))
+    for processor in parts.span_processors:
+        parts.flushers.append(_flush_of(processor))
 
 
 def _install_sdk(parts: _Parts, service_name: str) -> None:
@@ -434,7 +444,6 @@ def _install_sdk(parts: _Parts, service_name: str) -> None:
         for processor in parts.span_processors:
             tracer_provider.add_span_processor(processor)
         trace.set_tracer_provider(tracer_provider)
-        parts.flushers.append(lambda timeout: tracer_provider.force_flush(int(timeout * 1000)))
         parts.stoppers.append(lambda _timeout: tracer_provider.shutdown())
     elif parts.span_processors:
         add = getattr(existing_tracer_provider, 'add_span_processor', None)
@@ -451,10 +460,6 @@ def _install_sdk(parts: _Parts, service_name: str) -> None:
     meter_provider = MeterProvider(metric_readers=parts.metric_readers, resource=resource)
     metrics.set_meter_provider(meter_provider)
     if metrics.get_meter_provider() is meter_provider:
-        # Only push readers: a pull reader collected outside a scrape queues that data for the next scrape, and
-        # OpenTelemetry's Prometheus collector then serves every series of it twice (duplicate samples).
-        pushers = [reader for reader in parts.metric_readers if reader is not parts.pull_reader]
-        parts.flushers.append(lambda timeout: all([r.force_flush(int(timeout * 1000)) for r in pushers]))
         parts.stoppers.insert(0, lambda timeout: meter_provider.shutdown(int(timeout * 1000)))
     else:
         meter_provider.shutdown()
@@ -465,6 +470,10 @@ def _install_sdk(parts: _Parts, service_name: str) -> None:
             'configure() could not attach its metric readers: call configure() before that set-up, or add '
             "OpenTelemetry's PrometheusMetricReader to your own MeterProvider."
         )
+
+
+def _flush_of(processor: SpanProcessor) -> Callable[[float], bool]:
+    return lambda timeout: processor.force_flush(int(timeout * 1000))
 
 
 def _shutdown_of(processor: SpanProcessor) -> Callable[[float], object]:
@@ -490,7 +499,7 @@ def _install_logfire(parts: _Parts, service_name: str) -> None:
         additional_span_processors=list(parts.span_processors),
         metrics=logfire.MetricsOptions(additional_readers=list(parts.metric_readers), views=views),
     )
-    parts.flushers.append(lambda timeout: bool(logfire.force_flush(int(timeout * 1000))))
+    # Not logfire.force_flush(): it forces a collection on the Prometheus endpoint's reader too (see `_flush_of`).
     parts.stoppers.insert(0, lambda timeout: logfire.shutdown(int(timeout * 1000)))
 
 

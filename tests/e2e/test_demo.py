@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
-from tests.e2e.prometheus import REPO_ROOT
+from tests.e2e.prometheus import REPO_ROOT, serving
 
 
 def test_demo_runs_every_session_and_reports_savings_and_fallbacks() -> None:
@@ -31,7 +33,10 @@ def test_demo_runs_every_session_and_reports_savings_and_fallbacks() -> None:
     assert 'Read-backs through read_tool_result: 1 denied, 4 hit, 1 miss.' in out
     assert 'LLMReminder generation(s) fell back to the goal re-anchor' in out
     assert 'counted as a prune failure' in out
-    assert 'metrics are served at http://127.0.0.1:' in out
+    # It exits right after: it says the endpoint was up while it ran, and how to keep it up.
+    assert 'metrics were served at http://127.0.0.1:' in out and 'while this process ran' in out
+    assert 'observable-harness demo --serve' in out
+    assert 'observable-harness assets DIR' in out
     # The money column, priced with genai-prices' snapshot for the model the scripted usage names.
     assert '$ avoided' in out
     money = re.search(
@@ -46,3 +51,21 @@ def test_demo_runs_every_session_and_reports_savings_and_fallbacks() -> None:
     assert cost > 0
     assert 0 < lower < expected < upper
     assert upper == pytest.approx(10 * lower, rel=0.01)  # claude-sonnet-4-6: a cache read costs a tenth of input
+
+
+def test_a_serving_demo_stops_at_once_says_so_and_logs_each_simulated_failure_once() -> None:
+    command = [sys.executable, '-m', 'observable_harness', 'demo', '--serve', '--no-progress', '--metrics-port', '0']
+    with serving(command) as demo:
+        deadline = time.monotonic() + 120
+        # Let it repeat its sessions a few times, each one failing the same simulated ways.
+        while demo.output().count('fell back to GoalReanchor') < 1 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(8)
+        demo.process.send_signal(signal.SIGINT)
+        demo.process.wait(timeout=30)  # a hang guard on a loaded machine
+        while 'the metrics endpoint is closed' not in demo.output() and time.monotonic() < deadline:
+            time.sleep(0.1)  # the last lines are still on their way through the pipe
+    output = demo.output()
+    assert demo.process.returncode == 0, output[-3000:]
+    assert 'Stopped after' in output and 'the metrics endpoint is closed' in output
+    assert output.count('fell back to GoalReanchor') == 1, output[-3000:]

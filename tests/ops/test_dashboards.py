@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from observable_harness.ops import alerts, dashboards
+from observable_harness.cli import main
+from observable_harness.ops import alerts, assets, dashboards
 from observable_harness.ops.dashboards import evaluable, panel_queries
 from tests.e2e.prometheus import PROMTOOL, REPO_ROOT
 from tests.ops.grafana_model import Dashboard, Panel, RowPanel
@@ -38,17 +39,19 @@ def all_expressions() -> dict[str, str]:
     return exprs
 
 
-def test_committed_files_are_exactly_what_the_generator_writes() -> None:
-    for name, content in dashboards.render().items():
-        path = DASHBOARD_DIR / name
+def test_committed_files_are_exactly_what_the_package_ships() -> None:
+    for name, content in assets.render().items():
+        path = (REPO_ROOT if name == assets.COLLECTOR_FILE else DASHBOARD_DIR) / name
         assert path.is_file(), f'{path} is missing: run `make dashboards`'
         assert path.read_text(encoding='utf-8') == content, f'{path} is stale: run `make dashboards`'
 
 
-def test_the_generator_writes_into_any_directory(tmp_path: Path) -> None:
-    assert dashboards.main([str(tmp_path / 'out')]) == 0
+def test_the_assets_command_writes_every_shipped_file_into_any_directory(tmp_path: Path) -> None:
+    assert main(['assets', str(tmp_path / 'out')]) == 0
     written = sorted(p.name for p in (tmp_path / 'out').iterdir())
-    assert written == sorted(['alerts.rules.yml', *dashboards.DASHBOARDS])
+    assert written == sorted(['alerts.rules.yml', *dashboards.DASHBOARDS, *assets.STATIC_FILES])
+    for name in written:
+        assert (tmp_path / 'out' / name).read_text(encoding='utf-8') == assets.render()[name]
 
 
 @pytest.mark.parametrize('name', list(dashboards.DASHBOARDS))

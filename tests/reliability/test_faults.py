@@ -321,6 +321,9 @@ def test_an_object_store_that_stops_answering_mid_run_falls_back_and_every_run_c
         if len(returns) == 1:
             at_step_two.add(prompt)
             if len(at_step_two) == STALLED_RUNS:
+                # Every first spill has landed, however slowly a loaded machine served it; only now does the
+                # store get its short timeout, and only now does the proxy stop answering.
+                store.timeout = timedelta(seconds=1)
                 proxy.stall()
                 all_spilled.set()
             await asyncio.wait_for(all_spilled.wait(), timeout=60)
@@ -333,7 +336,7 @@ def test_an_object_store_that_stops_answering_mid_run_falls_back_and_every_run_c
     try:
         options = {**moto.options(), 'endpoint_url': proxy.endpoint}
         url = f's3://{BUCKET}/stalling-{uuid.uuid4().hex}'
-        store = ObjectStore(url, storage_options=options, timeout=timedelta(seconds=1))
+        store = ObjectStore(url, storage_options=options, timeout=timedelta(seconds=60))
         agent = Agent(FunctionModel(step), capabilities=[ToolOutputLimits(store=store)])
 
         @agent.tool

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import errno
+import logging
 import os
 import stat
 import subprocess
@@ -199,11 +200,30 @@ def test_a_root_owned_by_another_user_is_refused(tmp_path: Path) -> None:
     assert list(root.iterdir()) == []
 
 
-def test_a_root_that_is_a_file_is_refused(tmp_path: Path) -> None:
+def test_a_root_that_is_a_file_is_refused_at_construction(tmp_path: Path) -> None:
     (tmp_path / 'root').write_text('not a directory')
-    with pytest.raises(UnsafeStoreRoot, match='not a directory'):
-        run(LocalFileStore(base_dir=tmp_path / 'root').write('run/call.0', b'x'))
+    with pytest.raises(UnsafeStoreRoot, match='that is a file, not a directory'):
+        LocalFileStore(base_dir=tmp_path / 'root')
+    with pytest.raises(UnsafeStoreRoot, match='can never be created there'):
+        LocalFileStore(base_dir=tmp_path / 'root' / 'spills')
     assert (tmp_path / 'root').read_text() == 'not a directory'
+
+
+def test_a_read_only_root_is_told_at_construction_and_still_serves_reads(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = tmp_path / 'root'
+    run(LocalFileStore(base_dir=root).write('run/call.0', b'kept'))
+    os.chmod(root, 0o500)
+    try:
+        if os.access(root, os.W_OK):
+            pytest.skip('this user writes through permissions (root); the read-only mount test covers it')
+        with caplog.at_level(logging.WARNING, logger='observable_harness'):
+            store = LocalFileStore(base_dir=root)
+        assert 'is not writable' in caplog.text and 'reads of what is already there still work' in caplog.text
+        assert run(store.read('run/call.0')) == b'kept'
+    finally:
+        os.chmod(root, 0o700)
 
 
 def test_a_root_removed_after_first_use_is_recreated(store: LocalFileStore) -> None:

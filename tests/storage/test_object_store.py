@@ -219,7 +219,8 @@ def test_without_fsspec_the_package_imports_and_the_store_says_which_extra_to_in
 @pytest.mark.parametrize(
     ('blocked', 'url', 'message'),
     [
-        ('fsspec', 's3://bucket/spills', "pip install 'observable-harness[objectstore]'"),
+        ('fsspec', 's3://bucket/spills', "pip install 'observable-harness[s3]'"),
+        ('fsspec', 'gs://bucket/spills', "pip install 'observable-harness[objectstore]' and gcsfs"),
         ('s3fs', 's3://bucket/spills', "pip install 'observable-harness[s3]'"),
     ],
 )

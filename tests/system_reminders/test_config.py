@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -111,10 +112,11 @@ def test_rendering_and_labels() -> None:
     assert Reminder('Be nice.').text == '<system-reminder>\nBe nice.\n</system-reminder>'
     assert Reminder('Be nice.', tag=None).text == 'Be nice.'
     assert Reminder('Be nice.', tag='rules').text == '<rules>\nBe nice.\n</rules>'
-    assert Reminder('Stay focused on the original request!').label == 'stay-focused-on-the'
+    label = Reminder('Stay focused on the original request!').label
+    assert re.fullmatch(r'reminder-[0-9a-f]{6}', label)
+    assert label == Reminder('Stay focused on the original request!', interval=3).label  # by content alone
+    assert label != Reminder('Stay focused on the first request!').label
     assert Reminder('Stay focused', name='focus').label == 'focus'
-    assert Reminder('!!!').label == 'reminder'
-    assert len(Reminder('Supercalifragilistic expialidocious wonderful magnificent').label) <= 32
 
 
 @pytest.mark.parametrize(

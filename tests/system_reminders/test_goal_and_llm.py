@@ -160,15 +160,23 @@ def test_a_failing_reminder_model_falls_back_to_goal_text_logged_once_per_run(ca
     assert len(nudger.prompts) == 6
 
 
-def test_a_misconfigured_model_string_falls_back_instead_of_failing(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_model_of_no_known_provider_is_refused_at_construction() -> None:
+    with pytest.raises(ValueError, match="no provider 'no-such-provider'"):
+        LLMReminder(model='no-such-provider:model')
+
+
+def test_a_model_without_its_api_key_falls_back_instead_of_failing(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv('ANTHROPIC_API_KEY', raising=False)
     script = Script(tool_calls=0)
-    agent = agent_with(script, SystemReminders(dynamic_reminders=[LLMReminder(model='no-such-provider:model')]))
+    agent = agent_with(script, SystemReminders(dynamic_reminders=[LLMReminder(model='anthropic:claude-haiku-4-5')]))
 
     with caplog.at_level(logging.WARNING, logger='observable_harness.system_reminders'):
         result = agent.run_sync('Keep going.')
 
     assert tails(script, result.all_messages()) == [goal_text('Keep going.')]
-    assert 'no-such-provider:model' in caplog.text
+    assert "LLMReminder(model='anthropic:claude-haiku-4-5') fell back" in caplog.text
 
 
 def test_an_empty_nudge_falls_back() -> None:

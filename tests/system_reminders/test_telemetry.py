@@ -98,7 +98,7 @@ def test_cache_point_reasons_when_no_breakpoint_is_placed(otel: OTelHarness) -> 
     assert 'no cache point (no_content)' in str(otel.spans(names.SPAN_REMINDERS_INJECT)[0].attributes or {})
 
 
-def test_fired_labels_are_names_slugs_and_function_names(otel: OTelHarness) -> None:
+def test_fired_labels_are_names_hashes_and_function_names(otel: OTelHarness) -> None:
     def budget_watch(ctx: RunContext[Any]) -> str:
         return 'Mind the budget.'
 
@@ -116,8 +116,9 @@ def test_fired_labels_are_names_slugs_and_function_names(otel: OTelHarness) -> N
     ).run_sync('Go.')
 
     labels = {(p.attributes['reminder'], p.attributes['kind']) for p in otel.series(names.REMINDERS_FIRED.name)}
+    hashed = 'reminder-' + content_hash('Always cite the file path you read.').partition(':')[2][:6]
     assert {
-        ('always-cite-the-file', 'static'),
+        (hashed, 'static'),
         ('budget_watch', 'dynamic'),
         ('ModeWatcher', 'dynamic'),
         ('lambda', 'dynamic'),
@@ -227,10 +228,10 @@ def test_no_reminder_text_reaches_any_span_event_or_label(otel: OTelHarness) -> 
     agent = agent_with(
         script,
         SystemReminders(
-            # An unnamed reminder is labelled by a slug of its first words (SPEC OBS allows that); the canary sits
-            # after them, where no label may reach.
+            # An unnamed reminder is labelled by a hash of its content: the canary opens it, where a label made of
+            # its first words would show it.
             reminders=[
-                Reminder(f'Always check the paths {CANARY} static.'),
+                Reminder(f'{CANARY} always check the paths.'),
                 Reminder(f'{CANARY} raw', tag=None, name='raw'),
             ],
             dynamic_reminders=[
@@ -268,7 +269,8 @@ def test_no_reminder_text_reaches_any_span_event_or_label(otel: OTelHarness) -> 
     ):
         for point in otel.series(spec.name):
             assert CANARY.lower() not in repr(point.attributes).lower()
-    assert otel.delta(names.REMINDERS_FIRED.name, reminder='always-check-the-paths', kind='static') == 3
+    hashed = 'reminder-' + content_hash(f'{CANARY} always check the paths.').partition(':')[2][:6]
+    assert otel.delta(names.REMINDERS_FIRED.name, reminder=hashed, kind='static') == 3
 
 
 def test_broken_telemetry_never_fails_or_changes_a_run() -> None:

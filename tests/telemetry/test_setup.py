@@ -8,13 +8,16 @@ its telemetry down after, so no case needs a process of its own.
 from __future__ import annotations
 
 import argparse
+import shutil
 import socket
+import subprocess
 import sys
 import textwrap
 import time
 import urllib.request
 import warnings
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -147,14 +150,26 @@ def test_endpoint_serves_every_catalog_metric_under_its_exposed_name(configured:
     assert all('size_unit' not in found for name in samples for found, _ in samples[name])
 
 
-def test_a_flush_before_a_scrape_leaves_every_series_once_in_it(configured: Callable[..., Telemetry]) -> None:
+def test_a_flush_leaves_the_next_scrape_with_one_batch(configured: Callable[..., Telemetry], tmp_path: Path) -> None:
     telemetry = configured(metrics_port=0)
-    current().counter(names.READS).add(2, 'hit')
-    current().counter(names.READS).add(1, 'miss')
-    assert telemetry.flush(timeout=2)  # the demo flushes before it serves; the scrape after must stay well-formed
-    for _ in range(2):
-        reads = exposition(telemetry)[names.READS.exposed]
-        assert sorted((found['outcome'], value) for found, value in reads) == [('hit', 2.0), ('miss', 1.0)]
+    catalog()
+    assert telemetry.flush() is True
+    assert telemetry.metrics_url is not None
+    with urllib.request.urlopen(telemetry.metrics_url, timeout=10) as response:
+        text = response.read().decode()
+    helps = [line for line in text.splitlines() if line.startswith('# HELP ')]
+    assert len(helps) == len(set(helps)), 'a metric is described twice: a stale batch rode along'
+    decisions = exposition(telemetry)[names.DECISIONS.exposed]
+    assert value_of(decisions, tool='fetch_logs', action='spill', outcome='truncate', fallback='true') == 5
+    promtool = shutil.which('promtool')
+    if promtool is not None:
+        scraped = tmp_path / 'scrape.prom'
+        scraped.write_text(text)
+        with scraped.open() as handle:
+            checked = subprocess.run(
+                [promtool, 'check', 'metrics'], stdin=handle, capture_output=True, text=True, timeout=60, check=False
+            )
+        assert 'second HELP line' not in checked.stdout + checked.stderr, checked.stdout + checked.stderr
 
 
 def test_port_zero_picks_a_free_port_and_a_busy_port_degrades_to_a_warning(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from tests.otel import OTelHarness
 
 from observable_harness import ToolOutputLimits
 from observable_harness._text.cut import cut_text
+from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import (
     Band,
     LocalFileStore,
@@ -209,13 +211,40 @@ def test_spill_whose_store_raises_falls_back_to_truncate() -> None:
     assert result.output == 'done'
 
 
-def test_failed_chain_without_then_leaves_the_return_whole_and_the_run_goes_on() -> None:
-    script = Script([respond(call('logs')), done()])
+def test_a_chain_that_fails_whole_ends_in_a_last_resort_cut_that_says_so(
+    otel: OTelHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    script = Script([respond(call('logs', call_id='a'), call('logs', call_id='b')), done()])
     agent = make_agent(
         script, ToolOutputLimits(bands=[Band(over=10, action=Spill())], store=BrokenStore()), logs=lambda: LOG
     )
-    result = agent.run_sync('go')
-    assert returns_of(result.all_messages(), 'logs') == [LOG]
+    with caplog.at_level(logging.WARNING, logger='observable_harness'):
+        result = agent.run_sync('go')
+    assert result.output == 'done'
+    for seen in returns_of(result.all_messages(), 'logs'):
+        assert len(seen) <= 4_000 < len(LOG)  # never the whole output, the flood the capability exists to stop
+        assert 'Every action configured for this output failed (spill)' in seen
+        assert LOG.splitlines()[0] in seen and LOG.splitlines()[-1] in seen
+    spans = otel.spans(names.SPAN_REDUCE)
+    assert [dict(span.attributes or {})[names.TOOL_OUTPUT_FALLBACK_CHAIN] for span in spans] == [
+        'spill>last_resort'
+    ] * 2
+    assert [dict(span.attributes or {})[names.TOOL_OUTPUT_OUTCOME] for span in spans] == ['truncate', 'truncate']
+    assert otel.delta(names.FALLBACKS.name, from_action='spill', to_action='last_resort', reason='OSError') == 2
+    # Logged once for the run and cause, naming the tool, the action, the exception and what to check.
+    [warning] = [r.getMessage() for r in caplog.records if r.name == 'observable_harness']
+    assert "spill failed on the output of tool 'logs' (OSError" in warning
+    assert 'last resort' in warning and 'Check the overflow store' in warning
+
+
+def test_binary_output_whose_chain_fails_stays_verbatim() -> None:
+    png = BinaryContent(data=b'\x89PNG' + bytes(20_000), media_type='image/png')
+    script = Script([respond(call('shot')), done()])
+    agent = make_agent(
+        script, ToolOutputLimits(bands=[Band(over=10, action=Spill())], store=BrokenStore()), shot=lambda: png
+    )
+    [part] = tool_returns(agent.run_sync('go').all_messages(), 'shot')
+    assert part.content == png
 
 
 def test_chains_nest_summarize_then_spill_then_truncate() -> None:

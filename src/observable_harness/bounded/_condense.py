@@ -92,6 +92,7 @@ class Condense(ReductionAction):
     """
 
     name: ClassVar[str] = 'condense'
+    check_on_failure: ClassVar[str] = 'the payload: binary output cannot be condensed as lines'
 
     level: Level | LevelName = 'daily'
     """The risk accepted: `production` drops nothing, `daily` drops noise, `long_session` saves the most."""

@@ -183,6 +183,9 @@ class Offload(ReductionAction):
     """
 
     name: ClassVar[str] = 'offload'
+    check_on_failure: ClassVar[str] = (
+        'the overflow store (directory or bucket, permissions, free space) and the summarizer'
+    )
 
     max_words: int = 150
     """Ceiling of the summary: a summary one could answer from would refill the window it saves."""

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from .._extras import MissingExtra
+from .._version import __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -14,12 +15,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog='observable-harness',
         description='Tool-output limits and system reminders for pydantic-ai agents, observable through OpenTelemetry.',
     )
+    parser.add_argument('--version', action='version', version=f'%(prog)s {__version__}')
     commands = parser.add_subparsers(dest='command', required=True, metavar='COMMAND')
-    from . import calibrate, demo, lint
+    from . import assets, calibrate, demo, lint
 
     demo.add_parser(commands)
     calibrate.add_parser(commands)
     lint.add_parser(commands)
+    assets.add_parser(commands)
     return parser
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from ..calibration import (
     CalibrationError,
     Limits,
+    check_window,
     is_prometheus_server,
     load,
     load_money,
@@ -64,12 +65,13 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         limits = Limits(budget=args.budget, floor=args.floor, min_samples=args.min_samples)
+        window = check_window(args.window)
         # Read once: stdin cannot be read twice, and an endpoint's next scrape would be another moment.
         text = None if is_prometheus_server(args.source) else read_exposition(args.source)
         if args.rank == 'money':
             return _rank(args, text)
-        distributions = load(args.source, window=args.window, exposition=text)
-        money = {m.tool: m for m in load_money(args.source, window=args.window, exposition=text)}
+        distributions = load(args.source, window=window, exposition=text)
+        money = {m.tool: m for m in load_money(args.source, window=window, exposition=text)}
     except (CalibrationError, ValueError) as error:
         print(f'observable-harness calibrate: {error}', file=sys.stderr)
         return 2
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _rank(args: argparse.Namespace, text: str | None) -> int:
-    money = load_money(args.source, window=args.window, exposition=text)
+    money = load_money(args.source, window=check_window(args.window), exposition=text)
     if not money:
         raise CalibrationError(
             f'{args.source} has no priced re-sends (tool_output_cost_avoided_usd_total): they are recorded when a '

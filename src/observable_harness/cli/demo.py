@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from .._extras import needs_extra
 from . import telemetry_options
+
+
+def model_problem(model: str) -> str | None:
+    """Why `model` cannot be used (an unknown provider, a missing API key or package), in one line; else `None`."""
+    from pydantic_ai.models import infer_model
+
+    try:
+        infer_model(model)
+    except Exception as error:  # UserError, ImportError, a provider's own complaint: all one line for the user
+        return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return None
 
 
 def add_parser(commands: Any) -> None:
@@ -26,6 +38,11 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     with needs_extra('cli', 'observable-harness demo'):
         from ..demo import DemoOptions, run_demo
+    if args.model is not None:
+        problem = model_problem(args.model)
+        if problem is not None:
+            print(f'observable-harness demo: --model {args.model!r}: {problem}', file=sys.stderr)
+            return 2
 
     telemetry = telemetry_options.configure_from(args)
     return run_demo(DemoOptions(serve=args.serve, model=args.model, progress=not args.no_progress), telemetry)

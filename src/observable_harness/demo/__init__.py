@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import shutil
 import signal
 import threading
@@ -331,15 +332,37 @@ async def _run_sessions(options: DemoOptions, console: Console, collector: _Coll
     return report
 
 
-async def _keep_serving(options: DemoOptions, stop: threading.Event, store: LocalFileStore) -> None:
-    """Repeat the sessions quietly so counters keep moving for rate()/increase() and the alerts."""
+async def _keep_serving(options: DemoOptions, stop: threading.Event, store: LocalFileStore) -> int:
+    """Repeat the sessions quietly so counters keep moving for rate()/increase() and the alerts; how many ran."""
+    sessions = 0
     while not stop.is_set():
         for session in build_sessions(store):
             if stop.is_set():
-                return
+                return sessions
             await run_session(session, model=options.model, on_step=lambda: None)
-            await asyncio.sleep(options.serve_interval)
+            sessions += 1
+            # Wait in short steps, so an interrupt stops the demo at once rather than after the interval.
+            waited = 0.0
+            while waited < options.serve_interval and not stop.is_set():
+                await asyncio.sleep(0.05)
+                waited += 0.05
         housekeeping(store)
+    return sessions
+
+
+class _FirstOfEachMessage(logging.Filter):
+    """Lets each distinct log message through once: the repeated sessions fail the same way every time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if message in self._seen:
+            return False
+        self._seen.add(message)
+        return True
 
 
 def run_demo(options: DemoOptions, telemetry: Telemetry, console: Console | None = None) -> int:
@@ -362,15 +385,25 @@ def _run_and_report(
 ) -> int:
     report = asyncio.run(_run_sessions(options, console, collector, store))
     report.render(console)
-    console.print(telemetry.summary())
+    serving = options.serve and telemetry.metrics_url is not None
+    console.print(telemetry.summary(ending=not serving))
     telemetry.flush()
-    if options.serve and telemetry.metrics_url:
+    if serving:
         stop = _stop_on_signal()
         # A plain, flushed line: the end-to-end tests (and scripts) wait for it on a pipe.
         print('READY ' + json.dumps({'metrics_url': telemetry.metrics_url}), flush=True)
         console.print(f'Serving until interrupted; repeating the sessions every {options.serve_interval:g} s.')
-        asyncio.run(_keep_serving(options, stop, store))
-    elif telemetry.metrics_url:
+        quiet = _FirstOfEachMessage()
+        logger = logging.getLogger('observable_harness')
+        logger.addFilter(quiet)
+        try:
+            sessions = asyncio.run(_keep_serving(options, stop, store))
+        finally:
+            logger.removeFilter(quiet)
+        telemetry.shutdown()
+        console.print(f'Stopped after {sessions:,} more sessions; the metrics endpoint is closed.')
+        return 0
+    if telemetry.metrics_url:
         console.print('Run `observable-harness demo --serve` to keep the endpoint up for Prometheus to scrape.')
     telemetry.shutdown()
     return 0

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..telemetry import names
@@ -41,10 +39,8 @@ __all__ = [
     'build_system_reminders',
     'build_tool_output_limits',
     'evaluable',
-    'main',
     'panel_queries',
     'render',
-    'write',
 ]
 
 Json = dict[str, Any]
@@ -937,25 +933,3 @@ def render() -> dict[str, str]:
     files = {name: json.dumps(build(), indent=2, ensure_ascii=False) + '\n' for name, build in DASHBOARDS.items()}
     files[alerts.RULES_FILE] = alerts.render_rules()
     return files
-
-
-def write(directory: Path) -> list[Path]:
-    directory.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for name, content in render().items():
-        path = directory / name
-        path.write_text(content, encoding='utf-8')
-        written.append(path)
-    return written
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    directory = Path(args[0] if args else 'dashboards')
-    for path in write(directory):
-        print(f'wrote {path}')
-    return 0
-
-
-if __name__ == '__main__':
-    sys.exit(main())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import stat
 from collections import Counter as Tally
@@ -20,6 +21,7 @@ from ._records import PruneRecord
 __all__ = ['LocalFileStore']
 
 _PRUNE_MAX_DEPTH = 32
+_log = logging.getLogger('observable_harness')
 
 
 @dataclass
@@ -73,6 +75,33 @@ class LocalFileStore(AgePruning):
         self._init_pruning()
         # Resolved once, so a later chdir cannot move the store under a running agent.
         self._root = default_root() if self.base_dir is None else Path(self.base_dir).expanduser().absolute()
+        self._check_root_can_exist()
+
+    def _check_root_can_exist(self) -> None:
+        """Refuse now a root that can never hold a spill, rather than have every spill fall back quietly."""
+        if os.path.islink(self._root):
+            return  # refused at first use, with what to do about a root someone else can point elsewhere
+        existing = self._root
+        while not os.path.lexists(existing) and existing != existing.parent:
+            existing = existing.parent
+        if existing == self._root and not os.path.isdir(existing):
+            raise UnsafeStoreRoot(
+                f'LocalFileStore(base_dir={str(self._root)!r}): that is a file, not a directory. Pass a directory '
+                '(it is created if missing), or move the file away.'
+            )
+        if existing != self._root and not os.path.isdir(existing):
+            raise UnsafeStoreRoot(
+                f'LocalFileStore(base_dir={str(self._root)!r}): {str(existing)!r} is not a directory, so the root '
+                'can never be created there. Pass a directory you can write to.'
+            )
+        if not os.access(existing, os.W_OK | os.X_OK):
+            # A read-only mount can still serve handles written elsewhere: only the writes will fail.
+            _log.warning(
+                'LocalFileStore(base_dir=%r): %r is not writable (read-only mount or permissions); spills to it '
+                'will fail and fall back, reads of what is already there still work.',
+                str(self._root),
+                str(existing),
+            )
 
     @property
     def root(self) -> Path:

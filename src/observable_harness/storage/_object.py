@@ -26,6 +26,7 @@ from typing import Any, Protocol, TypeVar, TypeVarTuple, Unpack, cast
 import anyio
 import anyio.to_thread
 
+from .._extras import MissingExtra
 from ._files import handle_segments, key_segments, read_regular_file, write_atomically
 from ._protocol import UnknownHandle
 from ._pruning import AgePruning
@@ -88,10 +89,12 @@ def _import(module: str, url: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as error:
-        raise ImportError(
-            f'ObjectStore({_display(url)!r}) needs fsspec, which is not installed. Install the objectstore '
-            "extra, pip install 'observable-harness[objectstore]' (or 'observable-harness[s3]' for s3:// URLs, "
-            'which adds s3fs).'
+        scheme = url.partition('://')[0].lower()
+        how = _BACKEND_INSTALL.get(scheme, "pip install 'observable-harness[objectstore]'")
+        if scheme not in _S3_PROTOCOLS and scheme in _BACKEND_INSTALL:
+            how = f"pip install 'observable-harness[objectstore]' and {how.removeprefix('pip install ')}"
+        raise MissingExtra(
+            f'ObjectStore({_display(url)!r}) needs fsspec, which is not installed. To fix it: {how}.'
         ) from error
 
 

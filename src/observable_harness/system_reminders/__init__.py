@@ -6,8 +6,17 @@ ready-made dynamic reminders.
 
 from __future__ import annotations
 
+from .._nested_run import UnknownModelWarning
 from ._capability import SystemReminders
 from ._llm_reminder import LLMReminder
 from ._reminders import DynamicReminder, GoalReanchor, Reminder, ReminderTrigger
 
-__all__ = ['DynamicReminder', 'GoalReanchor', 'LLMReminder', 'Reminder', 'ReminderTrigger', 'SystemReminders']
+__all__ = [
+    'DynamicReminder',
+    'GoalReanchor',
+    'LLMReminder',
+    'Reminder',
+    'ReminderTrigger',
+    'SystemReminders',
+    'UnknownModelWarning',
+]

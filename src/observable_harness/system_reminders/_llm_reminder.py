@@ -22,7 +22,7 @@ from pydantic_ai.messages import (
 from pydantic_ai.models import KnownModelName, Model
 from pydantic_ai.settings import ModelSettings
 
-from .._nested_run import model_label, nested_usage_limits
+from .._nested_run import check_model_name, model_label, nested_usage_limits
 from ._records import RETRY_PART_KINDS, Generation
 from ._reminders import GoalReanchor, first_user_request
 from ._telemetry import generation_span
@@ -109,6 +109,7 @@ class LLMReminder:
     def __post_init__(self) -> None:
         if isinstance(self.model, str) and not self.model.strip():
             raise ValueError("LLMReminder needs a model, e.g. LLMReminder(model='anthropic:claude-haiku-4-5').")
+        check_model_name(self.model, 'LLMReminder(model=...)')
         for name in ('recent_messages', 'max_item_chars'):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
@@ -188,7 +189,7 @@ class LLMReminder:
         _log.warning(
             'LLMReminder(model=%r) fell back to GoalReanchor text (%s). Further fallbacks in this run are counted in '
             'the system_reminders.generate.fallbacks metric but not logged; check the model id and its API key.',
-            self.model_label,
+            self.model if isinstance(self.model, str) else self.model_label,
             detail,
         )
 

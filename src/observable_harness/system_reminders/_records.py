@@ -29,7 +29,8 @@ class FiredReminder:
     """One reminder that fired on a request step."""
 
     name: str
-    """Low-cardinality label: `Reminder.name`, a slug of static content, or a dynamic reminder's function/class name."""
+    """Low-cardinality label: `Reminder.name`, `reminder-<hash>` for an unnamed one, or a dynamic reminder's
+    function or class name."""
     kind: ReminderKind
 
 

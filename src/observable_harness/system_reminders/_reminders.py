@@ -10,6 +10,8 @@ from typing import Any, TypeAlias
 from pydantic_ai import RunContext
 from pydantic_ai.messages import ModelRequest, UserContent, UserPromptPart
 
+from .._text.hashing import content_hash
+
 __all__ = ['DynamicReminder', 'GoalReanchor', 'Reminder', 'ReminderTrigger', 'first_user_request']
 
 ReminderTrigger: TypeAlias = Callable[[RunContext[Any]], bool | Awaitable[bool]]
@@ -19,8 +21,6 @@ DynamicReminder: TypeAlias = Callable[[RunContext[Any]], str | Awaitable[str | N
 """A callable evaluated on every model request: return text to inject it as is, or `None` to skip."""
 
 _TAG_NAME = re.compile(r'[A-Za-z_][A-Za-z0-9_.:-]*')
-_SLUG_WORDS = 4
-_SLUG_MAX_CHARS = 32
 
 
 @dataclass(frozen=True)
@@ -63,12 +63,13 @@ class Reminder:
     """Wraps the content as `<tag>\\n...\\n</tag>`, the Claude Code convention that tells the model this is
     out-of-band guidance rather than user text. `None` sends the content raw."""
     name: str | None = None
-    """Label in telemetry (`system_reminders.fired{reminder=...}`). Without it, a slug of the content's first
-    words is used; set it to keep even those words out of metric labels."""
+    """Label in telemetry (`system_reminders.fired{reminder=...}`). Without it, an id derived from a hash of the
+    content (`reminder-3f9a1c`), which tells reminders apart without carrying a word of them; name a reminder
+    to read its label on a dashboard."""
     text: str = field(init=False, repr=False, compare=False)
     """The rendered reminder, exactly as the model receives it."""
     label: str = field(init=False, repr=False, compare=False)
-    """The telemetry label: `name`, or a slug of the content."""
+    """The telemetry label: `name`, or `reminder-<6 hex digits of the content's hash>`."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.content, str) or not self.content.strip():  # pyright: ignore[reportUnnecessaryIsInstance]
@@ -86,10 +87,12 @@ class Reminder:
                 "(like 'system-reminder'), or tag=None to send the content without a wrapper."
             )
         if self.name is not None and not self.name.strip():
-            raise ValueError('Reminder name must be non-empty when given; leave it None to use a slug of the content.')
+            raise ValueError(
+                'Reminder name must be non-empty when given; leave it None to label it by a hash of its content.'
+            )
         text = self.content if self.tag is None else f'<{self.tag}>\n{self.content}\n</{self.tag}>'
         object.__setattr__(self, 'text', text)
-        object.__setattr__(self, 'label', self.name or _slug(self.content))
+        object.__setattr__(self, 'label', self.name or _hashed_label(self.content))
 
     def fires_on(self, request: int) -> bool:
         """Whether the run's `request`-th model request (1-based) is on this reminder's cadence.
@@ -178,6 +181,6 @@ def _require_positive(name: str, value: int) -> None:
         raise ValueError(f'{name} must be at least 1, got {value}.')
 
 
-def _slug(content: str) -> str:
-    words = re.findall(r'[a-z0-9]+', content.lower())[:_SLUG_WORDS]
-    return '-'.join(words)[:_SLUG_MAX_CHARS].rstrip('-') or 'reminder'
+def _hashed_label(content: str) -> str:
+    """`reminder-3f9a1c`: the same for the same content, never a word of it."""
+    return 'reminder-' + content_hash(content).partition(':')[2][:6]

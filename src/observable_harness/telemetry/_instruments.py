@@ -303,6 +303,12 @@ class Instrumentation:
         assert isinstance(recorder, LastValueGauge)
         return recorder
 
+    def reset(self) -> None:
+        """Forget every value recorded so far (a test starting clean, a process starting a new pipeline)."""
+        with self._lock:
+            for recorder in self._recorders.values():
+                recorder.reset()
+
     def flush_pending_samples(self) -> None:
         """Hand every queued histogram sample to the SDK now (collection does this by itself)."""
         for histogram in self._histograms:

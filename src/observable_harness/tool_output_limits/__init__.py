@@ -10,6 +10,7 @@ The stores are also importable from `observable_harness.storage`, where they liv
 
 from __future__ import annotations
 
+from .._nested_run import UnknownModelWarning
 from .._text.cut import TruncationStrategy
 from .._text.layout import Serializer, Tokenizer, compact_json, indented_json, json_lines
 from ..storage import (
@@ -58,6 +59,7 @@ __all__ = [
     'TruncationStrategy',
     'Unit',
     'UnknownHandle',
+    'UnknownModelWarning',
     'UnsafeStoreRoot',
     'build_read_toolset',
     'compact_json',

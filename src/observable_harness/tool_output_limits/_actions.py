@@ -78,6 +78,9 @@ class ReductionAction(ABC):
     name: ClassVar[str]
     """Low-cardinality action name used in telemetry labels and fallback chains."""
 
+    check_on_failure: ClassVar[str] = 'the exception above'
+    """What to look at when this action fails, for the warning logged once per run and cause."""
+
     then: ReductionAction | None
     """The action applied when this one cannot run (store raises, binary payload, model error)."""
 

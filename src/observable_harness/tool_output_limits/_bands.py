@@ -30,6 +30,10 @@ class Band:
     """What to do with a return at least this large."""
 
     def __post_init__(self) -> None:
+        if isinstance(self.over, bool) or not isinstance(self.over, int):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(
+                f'Band.over must be a whole number of characters (or tokens), like over=10_000; got {self.over!r}.'
+            )
         if self.over < 0:
             raise ValueError(f'Band.over must be >= 0; got {self.over}.')
         if not isinstance(self.action, ReductionAction):  # pyright: ignore[reportUnnecessaryIsInstance]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import logging
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -17,7 +18,7 @@ from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import AgentDepsT, RunContext, ToolDefinition, ToolSelector, matches_tool_selector
 from pydantic_ai.toolsets import AgentToolset
 
-from .._text.cut import TruncationStrategy
+from .._text.cut import TruncationStrategy, cut_text
 from .._text.layout import Serializer, Tokenizer, utf8_size
 from .._text.paging import READ_TOOL_NAME
 from .._text.secrets import DEFAULT_SCRUBBER, Scrubber
@@ -36,16 +37,37 @@ from ._truncate import Truncate
 
 __all__ = ['DEFAULT_BANDS', 'ToolOutputLimits']
 
+LAST_RESORT = 'last_resort'
+"""The fallback a chain ends in when every action failed on text: a cut by position that cannot fail."""
+LAST_RESORT_MAX_CHARS = 4_000
+"""Characters a last-resort cut keeps, marker included (a default `Truncate`'s budget)."""
+
+_log = logging.getLogger('observable_harness')
+
 DEFAULT_BANDS: tuple[Band, ...] = (Band(over=10_000, action=Spill(then=Truncate(strategy=TruncationStrategy.salient))),)
 """Lossless when the store accepts the write, a bounded truncation otherwise: no LLM cost, no silent drop.
 Both stand-ins show lines by class first (errors, results, the first and last lines), then by position."""
 
 
-def _sorted_bands(bands: Sequence[Band], where: str) -> tuple[Band, ...]:
-    for band in bands:
-        if not isinstance(band, Band):  # pyright: ignore[reportUnnecessaryIsInstance]
+def _sorted_bands(bands: object, where: str) -> tuple[Band, ...]:
+    if isinstance(bands, Band):
+        raise TypeError(f'{where} must be a list of bands; got one band. Wrap it in a list: [{bands!r}].')
+    if isinstance(bands, str | bytes) or not isinstance(bands, Iterable):
+        raise TypeError(f'{where} must be a list of Band(over=..., action=...); got {type(bands).__name__}.')
+    checked: list[Band] = []
+    for band in cast('Iterable[object]', bands):
+        if not isinstance(band, Band):
             raise TypeError(f'{where} must hold Band(over=..., action=...) entries; got {band!r}.')
-    return tuple(sorted(bands, key=lambda band: band.over, reverse=True))
+        checked.append(band)
+    by_threshold: dict[int, Band] = {}
+    for band in checked:
+        if band.over in by_threshold:
+            raise ValueError(
+                f'{where} has two bands with over={band.over:,} ({by_threshold[band.over].action!r} and '
+                f'{band.action!r}): only one could ever apply. Keep one, or chain them with then=.'
+            )
+        by_threshold[band.over] = band
+    return tuple(sorted(checked, key=lambda band: band.over, reverse=True))
 
 
 def _pick(bands: tuple[Band, ...], size: int) -> Band | None:
@@ -77,6 +99,8 @@ class _RunState:
     tokens_saved_by_tool: dict[str, int] = field(default_factory=dict[str, int])
     avoided_in_request: tuple[tuple[str, int], ...] = ()
     """Per tool, the tokens kept out of the request in flight, priced once its response says by which model."""
+    warned: set[tuple[str, str, str]] = field(default_factory=set[tuple[str, str, str]])
+    """(tool, action, exception type) already logged in this run."""
 
 
 class _Env:
@@ -210,6 +234,17 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
     def __post_init__(self) -> None:
         validate_summary_prompt(self.summary_prompt)
         self._bands = _sorted_bands(DEFAULT_BANDS if self.bands is None else self.bands, 'bands')
+        if not self._bands:
+            raise ValueError(
+                'bands=[] would let every return through whole. Leave bands unset for the default (spill from '
+                '10,000 characters), give the bands you want, or exempt single tools with per_tool={name: []} or '
+                'tool_filter=.'
+            )
+        if not isinstance(self.per_tool, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(
+                f"per_tool must map tool names to lists of bands, like {{'read_file': [Band(...)]}}; got "
+                f'{type(self.per_tool).__name__}.'
+            )
         self._per_tool = {name: _sorted_bands(bands, f'per_tool[{name!r}]') for name, bands in self.per_tool.items()}
         if self.store is not None and not isinstance(self.store, OverflowStore):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(
@@ -416,9 +451,12 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
             saved[tool_name] = saved.get(tool_name, 0) + decision.tokens_saved
         return reduced.output
 
-    @staticmethod
-    async def _apply(action: ReductionAction, unit: Unit, env: _Env) -> tuple[Reduced, tuple[Hop, ...]]:
-        """Run `action`, walking its `then` chain on failure; a failed chain leaves the unit unchanged."""
+    async def _apply(self, action: ReductionAction, unit: Unit, env: _Env) -> tuple[Reduced, tuple[Hop, ...]]:
+        """Run `action`, walking its `then` chain on failure.
+
+        When every action of the chain fails, text still never reaches the model unbounded: a last-resort cut
+        by position, which cannot fail, says so in its marker. Binary output is kept verbatim.
+        """
         hops: list[Hop] = []
         current: ReductionAction = action
         while True:
@@ -426,10 +464,54 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
                 return await current.apply(unit, env), tuple(hops)
             except Exception as error:
                 following = current.then
-                hops.append(Hop(current.name, following.name if following else 'none', type(error).__name__))
-                if following is None:
+                self._warn_once(env.ctx, unit, current, error, following)
+                reason = type(error).__name__
+                if following is not None:
+                    hops.append(Hop(current.name, following.name, reason))
+                    current = following
+                    continue
+                if unit.text is None:
+                    hops.append(Hop(current.name, 'none', reason))
                     return Reduced(unit.value, 'unchanged'), tuple(hops)
-                current = following
+                hops.append(Hop(current.name, LAST_RESORT, reason))
+                chain = '>'.join([hops[0].from_action, *(hop.to_action for hop in hops[:-1])])
+                hint = (
+                    f'Every action configured for this output failed ({chain}), so this cut keeps both ends and the '
+                    'rest was not kept: call the tool again with a narrower request.'
+                )
+                cut = cut_text(unit.text, LAST_RESORT_MAX_CHARS, TruncationStrategy.head_tail, hint=hint)
+                return Reduced(cut.text, 'truncate'), tuple(hops)
+
+    def _warn_once(
+        self,
+        ctx: RunContext[Any],
+        unit: Unit,
+        action: ReductionAction,
+        error: Exception,
+        following: ReductionAction | None,
+    ) -> None:
+        """Log a failed action once per run, tool, action and exception type: what failed, what then, what to check."""
+        cause = (unit.tool_name, action.name, type(error).__name__)
+        if cause in self._run.warned:
+            return
+        self._run.warned.add(cause)
+        if following is not None:
+            instead = f'fell back to {following.name}'
+        elif unit.text is not None:
+            instead = 'every action of its band failed, so the output was cut by position as a last resort'
+        else:
+            instead = 'every action of its band failed; the binary output was left whole'
+        detail = str(error).strip().splitlines()[0][:200] if str(error).strip() else ''
+        _log.warning(
+            'ToolOutputLimits: %s failed on the output of tool %r (%s%s); %s. Check %s. Further failures like this '
+            'one in this run are counted in the tool_output.fallbacks metric only.',
+            action.name,
+            unit.tool_name,
+            type(error).__name__,
+            f': {detail}' if detail else '',
+            instead,
+            action.check_on_failure,
+        )
 
     @staticmethod
     def _decision(unit: Unit, band: Band, reduced: Reduced, hops: tuple[Hop, ...]) -> Decision:

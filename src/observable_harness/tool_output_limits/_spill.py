@@ -31,6 +31,7 @@ class Spill(ReductionAction):
     """
 
     name: ClassVar[str] = 'spill'
+    check_on_failure: ClassVar[str] = 'the overflow store: its directory or bucket, permissions, free space'
 
     preview_chars: int = 1_000
     """Characters of preview in the stand-in: enough to see what the output is and what went wrong."""

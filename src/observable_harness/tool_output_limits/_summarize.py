@@ -18,7 +18,7 @@ from pydantic_ai.exceptions import UsageLimitExceeded
 from pydantic_ai.messages import ModelResponse
 from pydantic_ai.models import KnownModelName, Model
 
-from .._nested_run import model_label, nested_usage_limits
+from .._nested_run import check_model_name, model_label, nested_usage_limits
 from .._text.cut import TruncationStrategy, cut_text
 from ._actions import ActionUnavailable, Reduced, ReductionAction, ReductionEnv
 from ._payload import Unit
@@ -42,6 +42,7 @@ class Summarize(ReductionAction):
     """
 
     name: ClassVar[str] = 'summarize'
+    check_on_failure: ClassVar[str] = "the model name, its provider's API key, and the run's usage limits"
 
     model: Model | KnownModelName | str | None = None
     """Model for the summary request; `None` uses the run's own model."""
@@ -54,6 +55,9 @@ class Summarize(ReductionAction):
 
     max_summary_chars: int = 4_000
     """A summary longer than this is cut (with a marker): a runaway summary must not refill the window."""
+
+    def __post_init__(self) -> None:
+        check_model_name(self.model, 'Summarize(model=...)')
 
     async def apply(self, unit: Unit, env: ReductionEnv) -> Reduced:
         return await _summarize(self, unit, env)

@@ -27,6 +27,7 @@ class Truncate(ReductionAction):
     """
 
     name: ClassVar[str] = 'truncate'
+    check_on_failure: ClassVar[str] = 'the payload: binary output cannot be cut as text (give it a Spill)'
 
     strategy: TruncationStrategy = TruncationStrategy.head_tail
     """Which end(s) to keep; `head_tail` keeps both, which is safest when nothing is known about the tool."""
