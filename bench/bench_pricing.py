@@ -8,7 +8,8 @@ reductions kept tokens out of the request (three estimates each). The avoided es
 per-token rates computed once per price sheet with genai-prices; the naive way prices each estimate with
 its own genai-prices calculation (the request with and without the avoided tokens). Both are timed here
 on the same responses, in interleaved rounds, telemetry on (the OpenTelemetry SDK with an in-memory
-reader). Reported: the median over rounds of the mean microseconds per response, and the ratio.
+reader), beside the one genai-prices calculation every response needs (`ModelResponse.cost()` alone).
+Reported: the median over rounds of the mean microseconds per response, and the ratio.
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ def ours(responses: list[ModelResponse], avoided: tuple[tuple[str, int], ...]) -
         record_avoided(cost, avoided)
 
 
+def cost_alone(responses: list[ModelResponse], avoided: tuple[tuple[str, int], ...]) -> None:
+    for item in responses:
+        item.cost()
+
+
 def naive(responses: list[ModelResponse], avoided: tuple[tuple[str, int], ...]) -> None:
     counter = metrics.get_meter('bench').create_counter('bench.naive_avoided')
     for item in responses:
@@ -76,6 +82,7 @@ def main() -> None:
     contenders: dict[str, Callable[[list[ModelResponse], tuple[tuple[str, int], ...]], None]] = {
         'ours (rates from genai-prices, once per price sheet)': ours,
         'naive (a genai-prices calculation per estimate)': naive,
+        "the response's own price alone (ModelResponse.cost())": cost_alone,
     }
     for run in contenders.values():  # warm-up: the price snapshot loads, lookups are cached
         run([response(0)], avoided)
