@@ -9,9 +9,9 @@ which the write paths report to telemetry (never the secrets themselves).
 
 With the `fast` extra installed, scrubbing a megabyte of output costs from half a millisecond (nothing
 secret-like in it) to a few: one pass of a multi-pattern engine over the UTF-8 bytes finds every place
-a secret can begin (each pattern carries relaxed `GateForm`s for it), and the exact regexes run only there. Without an engine, each pattern is
-ruled out by a character the text lacks or tried only where one of its `starts` occurs. The text
-scrubbed is the same either way.
+a secret can begin (each pattern carries relaxed `GateForm`s for it), and the exact regexes run only
+there. Without an engine, each pattern is ruled out by a character the text lacks or tried only where
+one of its `starts` occurs. The text scrubbed is the same either way.
 
 ```python
 from observable_harness.bounded import scrub
