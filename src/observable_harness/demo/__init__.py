@@ -374,9 +374,19 @@ def run_demo(options: DemoOptions, telemetry: Telemetry, console: Console | None
     if isinstance(provider, TracerProvider):
         provider.add_span_processor(collector)
     store = demo_store()
+    # Served, the sessions repeat and fail the same simulated ways each time: each message is logged once.
+    # A logger's filters see only what is logged on it, not what its children pass up, so each of the
+    # package's loggers gets the one filter, from the first session on.
+    quiet = _FirstOfEachMessage()
+    names = {name for name in logging.Logger.manager.loggerDict if name.split('.')[0] == 'observable_harness'}
+    loggers = [logging.getLogger(name) for name in sorted({'observable_harness', *names})] if options.serve else []
+    for logger in loggers:
+        logger.addFilter(quiet)
     try:
         return _run_and_report(options, telemetry, console, collector, store)
     finally:
+        for logger in loggers:
+            logger.removeFilter(quiet)
         shutil.rmtree(store.root, ignore_errors=True)
 
 
@@ -393,13 +403,7 @@ def _run_and_report(
         # A plain, flushed line: the end-to-end tests (and scripts) wait for it on a pipe.
         print('READY ' + json.dumps({'metrics_url': telemetry.metrics_url}), flush=True)
         console.print(f'Serving until interrupted; repeating the sessions every {options.serve_interval:g} s.')
-        quiet = _FirstOfEachMessage()
-        logger = logging.getLogger('observable_harness')
-        logger.addFilter(quiet)
-        try:
-            sessions = asyncio.run(_keep_serving(options, stop, store))
-        finally:
-            logger.removeFilter(quiet)
+        sessions = asyncio.run(_keep_serving(options, stop, store))
         telemetry.shutdown()
         console.print(f'Stopped after {sessions:,} more sessions; the metrics endpoint is closed.')
         return 0
