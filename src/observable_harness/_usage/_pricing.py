@@ -26,12 +26,15 @@ import logging
 import threading
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from genai_prices import Usage
-from genai_prices.types import ModelPrice, PriceCalculation, TieredPrices
 from pydantic_ai.messages import ModelResponse
 from pydantic_ai.usage import RequestUsage
+
+if TYPE_CHECKING:
+    # genai-prices takes ~50 ms to import (its price snapshot): it loads with the first response priced, as
+    # in pydantic-ai itself, not with the library.
+    from genai_prices.types import ModelPrice, PriceCalculation
 
 __all__ = ['AvoidedCost', 'PricingOutcome', 'ResponseCost', 'TokenSplit', 'price_response']
 
@@ -134,6 +137,8 @@ class ResponseCost:
     def _avoided_tiered(
         calculation: PriceCalculation, usage: RequestUsage, tokens: int, share: float | None
     ) -> AvoidedCost:
+        from genai_prices import Usage
+
         model_price = calculation.model_price
         actual = Usage.from_raw(usage)
         base = calculation.total_price
@@ -194,6 +199,9 @@ def _linear_rates(model_price: ModelPrice) -> tuple[Decimal, Decimal] | None:
         if key in _rates:
             return _rates[key]
     rates: tuple[Decimal, Decimal] | None = None
+    from genai_prices import Usage
+    from genai_prices.types import TieredPrices
+
     if not any(isinstance(value, TieredPrices) for value in vars(model_price).values()):
         as_input = model_price.calc_price(Usage(input_tokens=1_000_000))['input_price']
         as_read = model_price.calc_price(Usage(input_tokens=1_000_000, cache_read_tokens=1_000_000))['input_price']
