@@ -1,4 +1,6 @@
-"""Salient excerpts: which lines of an oversized output to show when only a few fit.
+"""The salient excerpt stand-ins used before intent and shape: kept here as the baseline `bench_preview.py` times.
+
+Lines of an oversized output chosen when only a few fit, by class only.
 
 A head+tail cut by position hides an error that sits in the middle and spends its budget on
 preamble. Here lines are chosen by what losing them risks: the last line (exit status, result),
@@ -18,7 +20,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from observable_harness._text.lines import LineClass, classify_line, classify_lines
+from observable_harness._text.lines import LineClass, alert_class, classify_lines
+from observable_harness._text.scan import first_occurrences
 from observable_harness._text.words import shorten_middle
 
 __all__ = ['Excerpt', 'salient_excerpt']
@@ -138,8 +141,8 @@ def salient_excerpt(text: str, budget: int, *, max_line_chars: int = 400, scan_l
     """
     total = len(text)
     view = _Text(text)
-    total_lines = text.count('\n') + (0 if view.trailing_newline else 1) if text else 0
     if total <= budget:
+        total_lines = text.count('\n') + (0 if view.trailing_newline else 1) if text else 0
         return Excerpt(text, total, total, total_lines, total_lines, 0)
     head = view.head(HEAD_WINDOW)
     head_stop = head[-1].end if head else 0
@@ -154,9 +157,15 @@ def salient_excerpt(text: str, budget: int, *, max_line_chars: int = 400, scan_l
     )
     spans: dict[int, _Line] = {line.start: line for line in window}
     middle_start, middle_stop = head_stop, tail[0].start if tail else view.end
+    # Only errors, warnings and summaries of the middle count: those checks alone, once per distinct line.
+    seen: dict[str, LineClass | None] = {}
     for line in _middle_hits(view, max(middle_start, middle_stop - scan_limit), middle_stop):
-        line_class = classify_line(view.content(line))
-        if line_class in (LineClass.error, LineClass.warning, LineClass.summary):
+        content = view.content(line)
+        if content in seen:
+            line_class = seen[content]
+        else:
+            line_class = seen[content] = alert_class(content)
+        if line_class is not None:
             classes[line.start] = line_class
             spans[line.start] = line
 
@@ -186,7 +195,9 @@ def salient_excerpt(text: str, budget: int, *, max_line_chars: int = 400, scan_l
     ranked.sort()
 
     kept = _choose(view, spans, ranked, budget, max_line_chars)
-    rendered, shown_chars, gaps = _render(view, spans, kept)
+    # The render counts the lines in each gap; with the kept lines that is every line, counted once.
+    rendered, shown_chars, gaps, gap_lines = _render(view, spans, kept)
+    total_lines = gap_lines + len(kept)
     if len(rendered) > budget:  # not even one gap marker fits: show nothing rather than break the budget
         return Excerpt('', total, 0, total_lines, 0, 0)
     return Excerpt(rendered, total, min(shown_chars, total), total_lines, len(kept), gaps)
@@ -234,12 +245,17 @@ def _middle_hits(view: _Text, begin: int, end: int) -> list[_Line]:
     if end <= begin:
         return []
     present: dict[str, bool] = {}
+    # With an engine, one scan says where each marker first occurs (most occur nowhere in a healthy log);
+    # without, a character missing from the whole text rules a marker out at memchr speed (`E` from a
+    # log with no capitals, say), where scanning for the marker costs ~0.4 ms per 512 KB.
+    first = first_occurrences(view.text, MIDDLE_MARKERS, begin, end)
     for marker in MIDDLE_MARKERS:
-        # A character missing from the whole text rules a marker out at memchr speed (`E` from a log
-        # with no capitals, say), where scanning for the marker costs ~0.4 ms per 512 KB.
-        if not all(_has(view.text, char, present) for char in marker):
+        if first is not None:
+            position = first.get(marker, -1)
+        elif not all(_has(view.text, char, present) for char in marker):
             continue
-        position = view.text.find(marker, begin, end)
+        else:
+            position = view.text.find(marker, begin, end)
         while position != -1 and len(found) < MAX_MIDDLE_HITS:
             line = view.line_at(position)
             found[line.start] = line
@@ -247,16 +263,19 @@ def _middle_hits(view: _Text, begin: int, end: int) -> list[_Line]:
     return [found[start] for start in sorted(found)]
 
 
-def _render(view: _Text, spans: dict[int, _Line], kept: dict[int, tuple[str, int]]) -> tuple[str, int, int]:
+def _render(view: _Text, spans: dict[int, _Line], kept: dict[int, tuple[str, int]]) -> tuple[str, int, int, int]:
+    """The excerpt, the characters of the original it shows, its gaps, and the lines in those gaps."""
     out: list[str] = []
     shown_chars = 0
     gaps = 0
+    gap_lines = 0
     cursor = 0  # start of the first line not yet accounted for
     for start in sorted(kept):
         skipped = view.lines_between(cursor, start - 1) if start > cursor else 0
         if skipped:
             out.append(_gap(skipped))
             gaps += 1
+            gap_lines += skipped
         shown, kept_chars = kept[start]
         out.append(shown)
         line = spans[start]
@@ -268,4 +287,5 @@ def _render(view: _Text, spans: dict[int, _Line], kept: dict[int, tuple[str, int
         if remaining:
             out.append(_gap(remaining))
             gaps += 1
-    return '\n'.join(out), shown_chars, gaps
+            gap_lines += remaining
+    return '\n'.join(out), shown_chars, gaps, gap_lines

@@ -10,7 +10,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 if [ ! -f "$VENV/.installed" ] || [ pyproject.toml -nt "$VENV/.installed" ]; then
   "$VENV/bin/python" -m pip install --quiet --upgrade pip
-  "$VENV/bin/python" -m pip install --quiet -e . 'pydantic-ai-harness==0.62.0' 'opentelemetry-sdk' 'moto[server]' 's3fs' 'fsspec'
+  "$VENV/bin/python" -m pip install --quiet -e '.[fast]' 'pydantic-ai-harness==0.62.0' 'opentelemetry-sdk' 'moto[server]' 's3fs' 'fsspec'
   touch "$VENV/.installed"
 fi
 echo "$VENV/bin/python"

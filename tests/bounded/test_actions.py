@@ -201,9 +201,9 @@ class CountingScrubber(Scrubber):
 
     calls: list[int] = field(default_factory=list[int])
 
-    def scrub(self, text: str) -> ScrubResult[str]:
+    def scrub(self, text: str, *, utf8: bytes | None = None) -> ScrubResult[str]:
         self.calls.append(len(text))
-        return super().scrub(text)
+        return super().scrub(text, utf8=utf8)
 
 
 def test_each_write_path_scrubs_exactly_once() -> None:

@@ -101,6 +101,7 @@ def test_importing_the_library_loads_no_sdk_exporter_linter_or_cli() -> None:
             import observable_harness, observable_harness.telemetry, observable_harness.tool_output_limits
             import observable_harness.bounded, observable_harness.system_reminders, observable_harness.storage
             heavy = ('opentelemetry.sdk', 'opentelemetry.exporter', 'logfire', 'prometheus_client', 'rich', 'ast',
+                     'genai_prices',
                      'observable_harness.lint', 'observable_harness.cli', 'observable_harness.otel_setup',
                      'observable_harness.demo', 'observable_harness.ops', 'observable_harness.calibration')
             print(sorted(m for m in set(sys.modules) - before if m == 'ast' or m.startswith(heavy)))

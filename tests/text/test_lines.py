@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from observable_harness._text.lines import _PROGRESS, exit_status_of, is_section_header, line_shape
+from observable_harness._text.lines import _PROGRESS, alert_class, exit_status_of, is_section_header, line_shape
 from observable_harness.bounded import LineClass, classify_line, classify_lines
 from tests.real_outputs import RealOutput
 
@@ -137,3 +137,39 @@ def test_a_very_long_rule_is_classified_in_one_pass() -> None:
     assert classify_line('#' * 20_000 + 'x%') is LineClass.normal
     assert classify_line('#' * 20_000 + ' 50%') is LineClass.progress
     assert classify_line('=' * 20_000 + '> 7') is LineClass.progress
+
+
+_ALERTING = (LineClass.error, LineClass.warning, LineClass.summary)
+_LINE_PARTS = st.sampled_from(
+    (
+        'error',
+        'ERROR: ',
+        'E   ',
+        'E  assert 1 == 2',
+        'warning: ',
+        'FAILED tests/x.py::t',
+        '5 passed, 1 failed in 0.1s',
+        'exit status 1',
+        'Traceback (most recent call last):',
+        '  File "x.py", line 3, in f',
+        '/usr/lib/error/x.py',
+        '45%|####',
+        ' ',
+        'x',
+        ': In function',
+        'note: ',
+    )
+)
+
+
+@given(line=st.one_of(st.lists(_LINE_PARTS, max_size=5).map(''.join), st.text(max_size=80)))
+def test_the_alert_class_is_the_class_when_that_is_error_warning_or_summary(line: str) -> None:
+    full = classify_line(line)
+    assert alert_class(line) == (full if full in _ALERTING else None)
+
+
+def test_the_alert_class_agrees_on_every_line_of_real_output(real_outputs: dict[str, RealOutput]) -> None:
+    for output in real_outputs.values():
+        for line in output.text.splitlines()[:4_000]:
+            full = classify_line(line)
+            assert alert_class(line) == (full if full in _ALERTING else None), (output.name, line)

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from pydantic_ai import Agent
 
 from observable_harness import ToolOutputLimits
-from observable_harness._text.secrets import _ASSIGNED_NAME, DEFAULT_PATTERNS, DEFAULT_SCRUBBER
+from observable_harness._text.scan import Engine
+from observable_harness._text.secrets import _ASSIGNED_NAME, DEFAULT_PATTERNS, DEFAULT_SCRUBBER, ENGINES
 from observable_harness.bounded import CommandOutput, Condense, Offload, Retention, Scrubber, scrub, scrub_bytes
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore
@@ -175,9 +176,12 @@ def test_stored_files_and_all_telemetry_are_free_of_secrets(tmp_path: Path, otel
     assert dict(offload_span.attributes or {})[names.BOUNDED_REDACTIONS] == 10
 
 
-# The fast paths (hints looked up by their rarest character, regexes tried only where a match can begin)
-# must scrub exactly what running every regex over the whole text scrubs.
-EVERYWHERE = Scrubber(patterns=tuple(dataclasses.replace(p, hints=(), starts=()) for p in DEFAULT_PATTERNS))
+# The fast paths (the one-pass gate on each engine; without one, hints looked up by their rarest character
+# and regexes tried only where a match can begin) must scrub exactly what running every regex over the
+# whole text scrubs.
+EVERYWHERE = Scrubber(
+    patterns=tuple(dataclasses.replace(p, hints=(), starts=(), gate=()) for p in DEFAULT_PATTERNS), engine='python'
+)
 # The assignment regex as it was before it opened with its look-behind (`(?<![^\W_])`): slower, same matches.
 _OLD_ASSIGNMENT = re.compile(
     r'(?<![\w.-])(?:[\w.-]*?[_.-])?' + _ASSIGNED_NAME + r'["\']?\s*[:=]\s*'
@@ -237,7 +241,9 @@ _FRAGMENTS = (
     '\u0130',  # dotted capital I: lowering makes the text longer
     'caf\u00e9 \u2026',
 )
-_ALPHABET = st.characters(codec='utf-8', categories=('L', 'N', 'P', 'S', 'Zs'), include_characters='\n\u017f\u0131')
+_ALPHABET = st.characters(
+    codec='utf-8', categories=('L', 'N', 'P', 'S', 'Zs'), include_characters='\n\t\u017f\u0131\u0130\u212a\u3000'
+)
 _NAMES = (
     'password',
     'passwd',
@@ -263,6 +269,8 @@ _NAMES = (
     'pa\u017f\u017fword',
     'pa\u017f\u017fphrase',
     'to\u212aen',
+    '\u0130',  # dotted capital I: re.IGNORECASE reads it as i
+    'prıvate_key',  # dotless i
 )
 _ASSIGNMENTS = st.tuples(
     st.sampled_from(('', 'DB_', 'aws.', 'x-', 'my', '"', ' ')),
@@ -288,29 +296,35 @@ _SECRETISH = st.lists(
 @example('\u0130 password=abc token=def')  # lowering makes this text longer than it is
 @example('token=a token=b Bearer abcdefgh12 bearer zyxwvuts99 password="p w"')  # adjacent matches
 @example(f'{GITHUB}{GITHUB} x{AWS_KEY} {AWS_KEY}')  # a start inside a match, a start inside a word
-def test_the_fast_paths_scrub_exactly_what_every_regex_run_everywhere_scrubs(text: str) -> None:
-    fast, everywhere = Scrubber().scrub(text), EVERYWHERE.scrub(text)
+@example('--A.prİvate_key x --\u212a-token\u3000y')  # folded letters inside a flag's name
+@example('Bearer\u3000\u3000abcdefgh12 https://u\u00e9:p\u212aw@h')  # Unicode space and letters inside matches
+@example('password' + ' ' * 40 + '= hunter2x')  # more space than the first form allows
+@pytest.mark.parametrize('engine', ENGINES)
+def test_the_fast_paths_scrub_exactly_what_every_regex_run_everywhere_scrubs(engine: Engine, text: str) -> None:
+    fast, everywhere = Scrubber(engine=engine).scrub(text), EVERYWHERE.scrub(text)
     assert (fast.text, dict(fast.counts)) == (everywhere.text, dict(everywhere.counts))
 
 
 @given(text=_SECRETISH)
 def test_the_assignment_regex_finds_what_its_slower_form_found(text: str) -> None:
     new = next(p for p in DEFAULT_PATTERNS if p.kind == 'assignment')
-    old = dataclasses.replace(new, pattern=_OLD_ASSIGNMENT, hints=(), starts=())
+    old = dataclasses.replace(new, pattern=_OLD_ASSIGNMENT, hints=(), starts=(), gate=())
     assert Scrubber(patterns=(new,)).scrub(text) == Scrubber(patterns=(old,)).scrub(text)
 
 
+@pytest.mark.parametrize('engine', ENGINES)
 def test_the_fast_paths_scrub_real_output_exactly_like_every_regex_everywhere(
-    real_outputs: dict[str, RealOutput],
+    engine: Engine, real_outputs: dict[str, RealOutput]
 ) -> None:
+    scrubber = Scrubber(engine=engine)
     for output in real_outputs.values():
         text = output.text
         middle = len(text) // 2
         planted = f'{text[:middle]}\nexport DB_PASSWORD={DB_PASSWORD} GITHUB_TOKEN={GITHUB}\n{text[middle:]}'
         for sample in (text, planted):
-            fast, everywhere = Scrubber().scrub(sample), EVERYWHERE.scrub(sample)
+            fast, everywhere = scrubber.scrub(sample), EVERYWHERE.scrub(sample)
             assert (fast.text, dict(fast.counts)) == (everywhere.text, dict(everywhere.counts)), output.name
-        scrubbed = Scrubber().scrub(planted)
+        scrubbed = scrubber.scrub(planted)
         assert DB_PASSWORD not in scrubbed.text and GITHUB not in scrubbed.text, output.name
 
 

@@ -29,6 +29,7 @@ __all__ = [
     'RISK_ORDER',
     'Classification',
     'LineClass',
+    'alert_class',
     'classify_line',
     'classify_lines',
     'exit_status_of',
@@ -291,9 +292,26 @@ def classify_line(line: str) -> LineClass:
     return _classify(line, _is_alert(line))
 
 
-def _classify(line: str, alert: bool) -> LineClass:
+def alert_class(line: str) -> LineClass | None:
+    """`classify_line(line)` when that is `error`, `warning` or `summary`, else None, at a fraction of the cost.
+
+    The checks for those classes come first in a classification; the costlier ones for stack frames and
+    progress only tell the other classes apart. A preview that wants only the alerting lines of a long
+    stretch asks this.
+    """
     if not line or line.isspace():
-        return LineClass.blank
+        return None
+    return _alert_class(line, _is_alert(line))
+
+
+def _may_warn(line: str) -> bool:
+    """Whether `_WARNING` can match: each of its forms holds `warn` or `deprecat`, letters that fold only to
+    themselves, so a substring test on the lowered line rules most lines out before the regex scans them."""
+    lowered = line.lower()
+    return 'warn' in lowered or 'deprecat' in lowered
+
+
+def _alert_class(line: str, alert: bool) -> LineClass | None:
     if _SUMMARY.match(line) or (alert and _EXIT_STATUS.match(line)):
         return LineClass.summary
     if line.startswith('E  '):
@@ -303,10 +321,18 @@ def _classify(line: str, alert: bool) -> LineClass:
         # A bare path (a `find` listing) is payload even when a directory is called `error`.
         if _STRONG_ERROR.search(line):
             return LineClass.error
-        if _WARNING.search(line):
+        if _may_warn(line) and _WARNING.search(line):
             return LineClass.warning
         if _WEAK_ERROR.search(line):
             return LineClass.error
+    return None
+
+
+def _classify(line: str, alert: bool) -> LineClass:
+    if not line or line.isspace():
+        return LineClass.blank
+    if (found := _alert_class(line, alert)) is not None:
+        return found
     if ((line[0] in _STACK_FIRST_CHARS or ': In ' in line) and _STACK.match(line)) or 'note:' in line:
         return LineClass.stack
     if (

@@ -7,6 +7,12 @@ What is replaced is the secret itself; the name it was assigned to stays, so the
 reads (`password=[REDACTED:assignment]`). `ScrubResult.counts` says how many of each kind were replaced,
 which the write paths report to telemetry (never the secrets themselves).
 
+With the `fast` extra installed, scrubbing a megabyte of output costs from half a millisecond (nothing
+secret-like in it) to a few: one pass of a multi-pattern engine over the UTF-8 bytes finds every place
+a secret can begin (each pattern carries relaxed `GateForm`s for it), and the exact regexes run only
+there. Without an engine, each pattern is ruled out by a character the text lacks or tried only where
+one of its `starts` occurs. The text scrubbed is the same either way.
+
 ```python
 from observable_harness.bounded import scrub
 
@@ -20,11 +26,27 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, Literal, TypeVar
+
+from .scan import (
+    ENGINE,
+    ENGINES,
+    Engine,
+    Gate,
+    GateForm,
+    GateSpec,
+    Places,
+    crowding,
+    gate_for,
+    relaxed,
+    usable,
+)
 
 __all__ = [
     'DEFAULT_PATTERNS',
     'DEFAULT_SCRUBBER',
+    'ENGINES',
+    'GateForm',
     'ScrubResult',
     'Scrubber',
     'SecretPattern',
@@ -74,6 +96,22 @@ class SecretPattern:
     begins anywhere else is missed, so list every way a match can begin. Empty: the regex searches."""
     value_groups: tuple[int, ...] = ()
     """Alternative groups of which the first that matched is the secret (quoted or bare values)."""
+    gate: tuple[GateForm, ...] = ()
+    """Relaxed forms of `pattern` for the one-pass gate that runs over the UTF-8 bytes before any regex
+    (see `GateForm`); between them they must match every match of `pattern`, and may match more. Empty:
+    the gate looks for `starts` instead; a pattern with neither is run over the whole text."""
+
+    @property
+    def ignores_case(self) -> bool:
+        """Hints and starts are looked for in either case: `ignore_case_hints`, or a regex that ignores case."""
+        return self.ignore_case_hints or bool(self.pattern.flags & re.IGNORECASE)
+
+    def gate_spec(self) -> GateSpec:
+        """What the gate runs for this pattern: its forms (or its `starts`), and how it treats case."""
+        forms = self.gate
+        if not forms and (derived := relaxed(self.starts, ignore_case=self.ignores_case)) is not None:
+            forms = (derived,)
+        return GateSpec(forms, self.starts, self.ignores_case)
 
 
 def _p(pattern: str, flags: int = 0) -> re.Pattern[str]:
@@ -114,6 +152,22 @@ _ASSIGNED_STARTS = ('pass', 'secret', 'token', 'api', 'access', 'private', 'clie
 _AWS = ('AKIA', 'ASIA', 'ABIA', 'ACCA')
 _GITHUB = ('ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_')
 
+# The relaxed forms the gate runs over bytes. `\s`, `\w` and case-insensitive letter classes of the exact
+# patterns also take non-ASCII characters, so their byte forms take any non-ASCII byte; repeats are
+# bounded (a form must have a reach), and where the exact repeat is not, a second form matches what
+# the first leaves out, up to its bound.
+_SPACE = r'[\t-\r\x1c-\x20\x80-\xff]'
+"""`\\s` as a str pattern reads it: ASCII white space, and any byte of a non-ASCII character."""
+_NAMES_FORM = '(?:' + '|'.join(re.escape(name) for name in _ASSIGNED_NAMES) + ')'
+_LONGEST_NAME = max(len(name) for name in _ASSIGNED_NAMES)
+_SPACES = 16
+"""White space between a name and its `=` (or a keyword and its value) that the first form allows."""
+_URL_PART = 128
+"""Bytes of a URL's user or password part that the first form allows."""
+_URL_USER = r'[^/:@\t-\r\x1c-\x20]'
+_URL_VALUE = r'[^@/\t-\r\x1c-\x20]'
+_BEARER_VALUE = r'[A-Za-z0-9._~+/=\x80-\xff-]'
+
 DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
     SecretPattern(
         'private_key',
@@ -122,41 +176,90 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
             r'(?:[\s\S]*?-----END \1PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:-]*)'
         ),
         hints=('PRIVATE KEY',),
+        starts=('-----BEGIN ',),
     ),
     SecretPattern(
         'aws_access_key',
         _p(r'\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b'),
         hints=_AWS,
         starts=_AWS,
+        gate=(GateForm(r'(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{8}', reach=12),),
     ),
     SecretPattern(
         'github_token',
         _p(r'\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})'),
         hints=_GITHUB,
         starts=_GITHUB,
+        gate=(GateForm(r'gh[pousr]_[A-Za-z0-9]{8}|github_pat_[A-Za-z0-9_]{8}', reach=19),),
     ),
-    SecretPattern('gitlab_token', _p(r'\bglpat-[A-Za-z0-9_-]{20,}'), hints=('glpat-',), starts=('glpat-',)),
-    SecretPattern('slack_token', _p(r'\bxox[abposr]-[A-Za-z0-9-]{10,}'), hints=('xox',), starts=('xox',)),
+    SecretPattern(
+        'gitlab_token',
+        _p(r'\bglpat-[A-Za-z0-9_-]{20,}'),
+        hints=('glpat-',),
+        starts=('glpat-',),
+        gate=(GateForm(r'glpat-[A-Za-z0-9_-]{8}', reach=14),),
+    ),
+    SecretPattern(
+        'slack_token',
+        _p(r'\bxox[abposr]-[A-Za-z0-9-]{10,}'),
+        hints=('xox',),
+        starts=('xox',),
+        gate=(GateForm(r'xox[abposr]-[A-Za-z0-9-]{8}', reach=13),),
+    ),
     SecretPattern(
         'slack_webhook',
         _p(r'https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}'),
         hints=('hooks.slack.com',),
+        starts=('https://hooks.slack.com/services/',),
     ),
     SecretPattern(
         'stripe_key',
         _p(r'\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}'),
         hints=('k_live_', 'k_test_'),
         starts=('sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'),
+        gate=(GateForm(r'[sr]k_(?:live|test)_[A-Za-z0-9]{8}', reach=16),),
     ),
-    SecretPattern('anthropic_key', _p(r'\bsk-ant-[A-Za-z0-9_-]{20,}'), hints=('sk-ant-',), starts=('sk-ant-',)),
     SecretPattern(
-        'openai_key', _p(r'\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}'), hints=('sk-',), starts=('sk-',)
+        'anthropic_key',
+        _p(r'\bsk-ant-[A-Za-z0-9_-]{20,}'),
+        hints=('sk-ant-',),
+        starts=('sk-ant-',),
+        gate=(GateForm(r'sk-ant-[A-Za-z0-9_-]{8}', reach=15),),
     ),
-    SecretPattern('google_api_key', _p(r'\bAIza[0-9A-Za-z_-]{35}'), hints=('AIza',), starts=('AIza',)),
-    SecretPattern('npm_token', _p(r'\bnpm_[A-Za-z0-9]{36}\b'), hints=('npm_',), starts=('npm_',)),
-    SecretPattern('pypi_token', _p(r'\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}'), hints=('pypi-',), starts=('pypi-',)),
     SecretPattern(
-        'jwt', _p(r'\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}'), hints=('eyJ',), starts=('eyJ',)
+        'openai_key',
+        _p(r'\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}'),
+        hints=('sk-',),
+        starts=('sk-',),
+        gate=(GateForm(r'sk-[A-Za-z0-9_-]{8}', reach=11),),
+    ),
+    SecretPattern(
+        'google_api_key',
+        _p(r'\bAIza[0-9A-Za-z_-]{35}'),
+        hints=('AIza',),
+        starts=('AIza',),
+        gate=(GateForm(r'AIza[0-9A-Za-z_-]{8}', reach=12),),
+    ),
+    SecretPattern(
+        'npm_token',
+        _p(r'\bnpm_[A-Za-z0-9]{36}\b'),
+        hints=('npm_',),
+        starts=('npm_',),
+        gate=(GateForm(r'npm_[A-Za-z0-9]{8}', reach=12),),
+    ),
+    SecretPattern(
+        'pypi_token',
+        _p(r'\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}'),
+        hints=('pypi-',),
+        starts=('pypi-',),
+        gate=(GateForm('pypi-AgEIcHlwaS5vcmc', reach=20),),
+    ),
+    SecretPattern(
+        'jwt',
+        _p(r'\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}'),
+        hints=('eyJ',),
+        starts=('eyJ',),
+        gate=(GateForm(r'eyJ[A-Za-z0-9_-]{8}', reach=11),),
     ),
     SecretPattern(
         'bearer',
@@ -165,6 +268,10 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
         hints=('bearer',),
         ignore_case_hints=True,
         starts=('bearer',),
+        gate=(
+            GateForm(f'bearer{_SPACE}{{1,{_SPACES}}}{_BEARER_VALUE}{{8}}', reach=6 + _SPACES + 8, ignore_case=True),
+            GateForm(f'bearer{_SPACE}{{{_SPACES + 1}}}', reach=6 + _SPACES + 1, ignore_case=True),
+        ),
     ),
     SecretPattern(
         'basic_auth',
@@ -173,6 +280,19 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
         hints=('basic',),
         ignore_case_hints=True,
         starts=('authorization',),
+        gate=(
+            GateForm(
+                f'authorization:{_SPACE}{{0,{_SPACES}}}basic{_SPACE}{{1,{_SPACES}}}[A-Za-z0-9+/=\\x80-\\xff]{{8}}',
+                reach=14 + _SPACES + 5 + _SPACES + 8,
+                ignore_case=True,
+            ),
+            GateForm(f'authorization:{_SPACE}{{{_SPACES + 1}}}', reach=14 + _SPACES + 1, ignore_case=True),
+            GateForm(
+                f'authorization:{_SPACE}{{0,{_SPACES}}}basic{_SPACE}{{{_SPACES + 1}}}',
+                reach=14 + _SPACES + 5 + _SPACES + 1,
+                ignore_case=True,
+            ),
+        ),
     ),
     SecretPattern(
         'url_credentials',
@@ -180,6 +300,12 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
         _p(r'(?<=[A-Za-z0-9+.-])://[^/\s:@]+:(?!\[REDACTED)([^@\s/]+)@'),
         group=1,
         hints=('://',),
+        starts=('://',),
+        gate=(
+            GateForm(f'://{_URL_USER}{{1,{_URL_PART}}}:{_URL_VALUE}{{1,{_URL_PART}}}@', reach=3 + 2 * _URL_PART + 2),
+            GateForm(f'://{_URL_USER}{{{_URL_PART + 1}}}', reach=3 + _URL_PART + 1),
+            GateForm(f'://{_URL_USER}{{1,{_URL_PART}}}:{_URL_VALUE}{{{_URL_PART + 1}}}', reach=3 + 2 * _URL_PART + 2),
+        ),
     ),
     SecretPattern(
         'assignment',
@@ -192,6 +318,14 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
         ignore_case_hints=True,
         value_groups=(1, 2, 3),
         starts=_ASSIGNED_STARTS,
+        gate=(
+            GateForm(
+                f'{_NAMES_FORM}["\']?{_SPACE}{{0,{_SPACES}}}[:=]', reach=_LONGEST_NAME + _SPACES + 2, ignore_case=True
+            ),
+            GateForm(
+                f'{_NAMES_FORM}["\']?{_SPACE}{{{_SPACES + 1}}}', reach=_LONGEST_NAME + _SPACES + 2, ignore_case=True
+            ),
+        ),
     ),
     SecretPattern(
         'flag',
@@ -208,6 +342,9 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
         hints=_ASSIGNED_HINTS,
         ignore_case_hints=True,
         value_groups=(1, 2, 3),
+        starts=('--',),
+        # From the name the flag ends with, back over the flag's word to its `--`.
+        gate=(GateForm(f'[-_.]{_NAMES_FORM}[ \\t]', reach=_LONGEST_NAME + 2, ignore_case=True, back=r'[\w.-]'),),
     ),
 )
 """Specific formats first: once a GitHub token is replaced, the `token=` around it is not counted twice."""
@@ -225,7 +362,14 @@ class ScrubResult(Generic[T]):
         return sum(self.counts.values())
 
 
-def _replacer(secret: SecretPattern, counts: dict[str, int]) -> Callable[[re.Match[str]], str]:
+Edit = tuple[int, int, int]
+"""A replacement: start and end of the replaced text, and the length of what replaced it."""
+
+
+def _replacer(
+    secret: SecretPattern, counts: dict[str, int], edits: list[Edit] | None = None
+) -> Callable[[re.Match[str]], str]:
+    """The `sub` callback for `secret`: counts what it replaces, and notes where in `edits` (when given)."""
     placeholder = _PLACEHOLDER.format(kind=secret.kind)
     groups = secret.value_groups or (secret.group,)
 
@@ -239,9 +383,12 @@ def _replacer(secret: SecretPattern, counts: dict[str, int]) -> Callable[[re.Mat
                 return match.group(0)
             counts[secret.kind] = counts.get(secret.kind, 0) + 1
             start, end = match.span(group)
-            whole_start = match.start()
+            whole_start, whole_end = match.span()
             text = match.group(0)
-            return text[: start - whole_start] + placeholder + text[end - whole_start :]
+            replaced = text[: start - whole_start] + placeholder + text[end - whole_start :]
+            if edits is not None:
+                edits.append((whole_start, whole_end, len(replaced)))
+            return replaced
         return match.group(0)
 
     return replace
@@ -338,23 +485,33 @@ def _sub_at_starts(secret: SecretPattern, hints: _HintSearch, replace: Callable[
     """
     text = hints.text
     haystack = text
-    if secret.ignore_case_hints:
+    ignore_case = secret.ignores_case and any(start.lower() != start.upper() for start in secret.starts)
+    if ignore_case:
         haystack = hints.lower()
         if len(haystack) != len(text):
             return secret.pattern.sub(replace, text)
     places: set[int] = set()
+    crowded = crowding(text)
     for start in secret.starts:
-        start = start.lower() if secret.ignore_case_hints else start
+        start = start.lower() if ignore_case else start
         place = haystack.find(start)
         while place != -1:
             places.add(place)
+            if len(places) > crowded:
+                # A start found everywhere (`--` in runs of dashes): the regex's own scan is cheaper.
+                return secret.pattern.sub(replace, text)
             place = haystack.find(start, place + 1)
+    return _sub_at(secret.pattern, text, sorted(places), replace)
+
+
+def _sub_at(pattern: re.Pattern[str], text: str, places: Sequence[int], replace: Callable[[re.Match[str]], str]) -> str:
+    """`pattern.sub(replace, text)` for a pattern that can match only at `places` (sorted)."""
     pieces: list[str] = []
     done = 0
-    for place in sorted(places):
+    for place in places:
         if place < done:
             continue
-        match = secret.pattern.match(text, place)
+        match = pattern.match(text, place)
         if match is None or match.end() == place:
             continue
         pieces += (text[done:place], replace(match))
@@ -363,6 +520,38 @@ def _sub_at_starts(secret: SecretPattern, hints: _HintSearch, replace: Callable[
         return text
     pieces.append(text[done:])
     return ''.join(pieces)
+
+
+def _after_edits(gate: Gate, places: Places, text: str, edits: Sequence[Edit], first: int, count: int) -> Places:
+    """The places of patterns `first` on, in `text` after `edits`: moved with the text, dropped where it was
+    replaced, and looked for again next to each replacement, where the new text may make new matches."""
+    out: Places = {index: at for index, at in places.items() if index < first}
+    crowded = len(edits) > crowding(text)
+    for index in range(first, count):
+        if not gate.gated(index):
+            continue
+        old = places.get(index, [])
+        if old is None or crowded:
+            out[index] = None  # too many to follow one by one: search the whole text
+            continue
+        moved: list[int] = []
+        edit = 0
+        shift = 0
+        for place in old:
+            while edit < len(edits) and edits[edit][1] <= place:
+                start, end, length = edits[edit]
+                shift += length - (end - start)
+                edit += 1
+            if edit < len(edits) and edits[edit][0] <= place:
+                continue  # inside replaced text: gone
+            moved.append(place + shift)
+        shift = 0
+        for start, end, length in edits:
+            moved += gate.places_near(index, text, start + shift, start + shift + length)
+            shift += length - (end - start)
+        if moved:
+            out[index] = sorted(set(moved))
+    return out
 
 
 @dataclass(frozen=True)
@@ -378,6 +567,10 @@ class Scrubber:
     assert Scrubber().scrub('password=hunter2').text == 'password=[REDACTED:assignment]'
     assert Scrubber(enabled=False).scrub('password=hunter2').text == 'password=hunter2'
     ```
+
+    A gate runs first, in one pass over the text's UTF-8 bytes, and the exact regexes only next to
+    what it found; with the `fast` extra installed that pass is Hyperscan or RE2 and costs well under
+    a millisecond per megabyte. The text scrubbed is the same with any engine.
     """
 
     patterns: Sequence[SecretPattern] = DEFAULT_PATTERNS
@@ -386,15 +579,89 @@ class Scrubber:
     """Formats of your own, applied after `patterns`."""
     enabled: bool = True
     """False stores output verbatim (for output known to hold no secrets, such as public listings)."""
+    engine: Engine | Literal['auto'] = 'auto'
+    """The gate's engine: `auto` takes the fastest installed (`ENGINES`); `python` runs no gate (each
+    pattern's hints and starts, then its regex); naming an engine that is not installed is an error."""
 
-    def scrub(self, text: str) -> ScrubResult[str]:
-        """`text` with every secret replaced, and how many of each kind were."""
+    _secrets: tuple[SecretPattern, ...] = field(init=False, repr=False, compare=False)
+    _specs: tuple[GateSpec, ...] = field(init=False, repr=False, compare=False)
+    _compiled: list[Gate | None] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.engine != 'auto' and self.engine not in ENGINES:
+            raise ValueError(
+                f'Scrubber(engine={self.engine!r}): that engine is not installed here; installed: '
+                f'{", ".join(ENGINES)}. Install the `fast` extra for hyperscan and re2, or use engine="auto".'
+            )
+        secrets = (*self.patterns, *self.extra)
+        object.__setattr__(self, '_secrets', secrets)
+        object.__setattr__(self, '_specs', tuple(secret.gate_spec() for secret in secrets))
+        object.__setattr__(self, '_compiled', [])
+        if self.enabled and secrets != DEFAULT_PATTERNS:
+            # Patterns of your own are compiled now, so a form no engine can run is an error here rather
+            # than a failed write (and a fallback) at the first spill; the defaults compile on first use.
+            self._gate()
+
+    def _gate(self) -> Gate | None:
+        """The compiled gate for these patterns (compiled on first use), or `None` for the python engine."""
+        if self._compiled:
+            return self._compiled[0]
+        gate = self._find_gate()
+        self._compiled[:] = [gate]
+        return gate
+
+    def _find_gate(self) -> Gate | None:
+        engine = self.engine
+        if engine == 'auto':
+            # The engine chosen at import, unless it cannot run here: then the next (`python` always can).
+            engine = ENGINE if usable(ENGINE) else next(engine for engine in ENGINES if usable(engine))
+        return None if engine == 'python' else gate_for(self._specs, engine)
+
+    def scrub(self, text: str, *, utf8: bytes | None = None) -> ScrubResult[str]:
+        """`text` with every secret replaced, and how many of each kind were.
+
+        `utf8` is `text.encode('utf-8', 'surrogatepass')` when the caller has it already (a write does):
+        the gate scans it instead of encoding the text again.
+        """
         if not self.enabled or not text:
             return ScrubResult(text)
+        gate = self._gate()
+        if gate is None:
+            return self._scrub_everywhere(text)
+        counts: dict[str, int] = {}
+        secrets = self._secrets
+        places = gate.places(text, text.encode('utf-8', 'surrogatepass') if utf8 is None else utf8)
+        hints: _HintSearch | None = None
+        last = len(secrets) - 1
+        for index, secret in enumerate(secrets):
+            gated = gate.gated(index)
+            if gated and index not in places:
+                continue
+            if not gated:
+                hints = hints or _HintSearch(text)
+                if secret.hints and not any(hints.occurs(hint, secret.ignores_case) for hint in secret.hints):
+                    continue
+            edits: list[Edit] = []
+            replace = _replacer(secret, counts, edits if index < last else None)
+            if gated and (at := places[index]) is not None:
+                replaced = _sub_at(secret.pattern, text, at, replace)
+            else:
+                replaced = secret.pattern.sub(replace, text)
+            if index == last:
+                text = replaced
+            elif edits:
+                # The later patterns see the text with this one's secrets replaced, as they would without
+                # a gate: their places move with it, and the new text is looked at for new ones.
+                text, hints = replaced, None
+                places = _after_edits(gate, places, text, edits, index + 1, len(secrets))
+        return ScrubResult(text, counts)
+
+    def _scrub_everywhere(self, text: str) -> ScrubResult[str]:
+        """No gate: each pattern's hints rule it out or its starts say where to try it."""
         counts: dict[str, int] = {}
         hints = _HintSearch(text)
-        for secret in (*self.patterns, *self.extra):
-            if secret.hints and not any(hints.occurs(hint, secret.ignore_case_hints) for hint in secret.hints):
+        for secret in self._secrets:
+            if secret.hints and not any(hints.occurs(hint, secret.ignores_case) for hint in secret.hints):
                 continue
             before = counts.get(secret.kind, 0)
             replace = _replacer(secret, counts)
@@ -408,8 +675,11 @@ class Scrubber:
         """`data` with every secret replaced; bytes that are not UTF-8 pass through unchanged."""
         if not self.enabled or not data:
             return ScrubResult(data)
-        text = data.decode('utf-8', 'surrogateescape')
-        result = self.scrub(text)
+        try:
+            text, utf8 = data.decode('utf-8'), data
+        except UnicodeDecodeError:
+            text, utf8 = data.decode('utf-8', 'surrogateescape'), None
+        result = self.scrub(text, utf8=utf8)
         if not result.counts:
             return ScrubResult(data)
         return ScrubResult(result.text.encode('utf-8', 'surrogateescape'), result.counts)

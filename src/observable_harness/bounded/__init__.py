@@ -31,7 +31,7 @@ from .._text.condense import Condensed, CondenseReport, Keep
 from .._text.levels import DAILY, LEVELS, LONG_SESSION, PRODUCTION, Fate, Level, LevelName, get_level
 from .._text.lines import Classification, LineClass, classify_line, classify_lines
 from .._text.navigation import NavigationSummary, navigation_summary
-from .._text.secrets import DEFAULT_SCRUBBER, Scrubber, ScrubResult, SecretPattern, scrub, scrub_bytes
+from .._text.secrets import DEFAULT_SCRUBBER, GateForm, Scrubber, ScrubResult, SecretPattern, scrub, scrub_bytes
 from ..read_guard import GuardDecision, ReadGuard, ReadTool, ShellTool
 from ._condense import Condense, condense
 from ._offload import NAVIGATION_PROMPT, NavigationSummarizer, Offload, Offloaded, offload
@@ -51,6 +51,7 @@ __all__ = [
     'CondenseReport',
     'Condensed',
     'Fate',
+    'GateForm',
     'GuardDecision',
     'Keep',
     'Level',

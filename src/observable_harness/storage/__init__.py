@@ -15,7 +15,7 @@ from ._object import S3_DEFAULT_OPTIONS, ObjectStore
 from ._protocol import ForbiddenHandle, InvalidHandle, OverflowStore, StoreError, UnknownHandle, UnsafeStoreRoot
 from ._pruning import OverflowStoreWarning
 from ._records import PruneRecord
-from ._scrubbing import scrub_before_write
+from ._scrubbing import report_redactions, scrub_before_write, scrub_utf8
 
 __all__ = [
     'MAX_HANDLE_CHARS',
@@ -31,5 +31,7 @@ __all__ = [
     'UnknownHandle',
     'UnsafeStoreRoot',
     'default_root',
+    'report_redactions',
     'scrub_before_write',
+    'scrub_utf8',
 ]

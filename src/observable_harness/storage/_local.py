@@ -121,6 +121,17 @@ class LocalFileStore(AgePruning):
         self._schedule_prune()
         return '/'.join(segments)
 
+    def write_from_thread(self, key: str, data: bytes) -> str:
+        """`write` for a caller already on a worker thread: the same checks, the same atomic file, no event loop.
+
+        `ToolOutputLimits` scrubs, hashes and writes a spill in one trip to a worker thread with it, while
+        the event loop builds the stand-in.
+        """
+        segments = key_segments(key)
+        self._write_file(segments, data)
+        self._schedule_prune()
+        return '/'.join(segments)
+
     async def read(self, handle: str) -> bytes:
         """The bytes stored under `handle`.
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .._text.secrets import Scrubber, ScrubResult
 from ._telemetry import report_redactions
 
-__all__ = ['scrub_before_write']
+__all__ = ['report_redactions', 'scrub_before_write', 'scrub_utf8']
 
 
 def scrub_before_write(scrubber: Scrubber | None, text: str) -> ScrubResult[str]:
@@ -16,3 +18,18 @@ def scrub_before_write(scrubber: Scrubber | None, text: str) -> ScrubResult[str]
     if result.counts:
         report_redactions(result.counts)
     return result
+
+
+def scrub_utf8(scrubber: Scrubber | None, text: str, data: bytes) -> tuple[bytes, Mapping[str, int]]:
+    """`data`, which is `text` as UTF-8 (`surrogatepass`), with secrets replaced, and how many of each kind.
+
+    Reports nothing, so a worker thread may run it; the caller passes the counts to `report_redactions`
+    where the write's span is current. The gate scans `data` itself: the text is not encoded twice.
+    """
+    if scrubber is None:
+        return data, {}
+    # A subclass that overrides `scrub` is called as it was written, with the text alone.
+    result = scrubber.scrub(text, utf8=data) if type(scrubber).scrub is Scrubber.scrub else scrubber.scrub(text)
+    if not result.counts:
+        return data, {}
+    return result.text.encode('utf-8', 'surrogatepass'), result.counts

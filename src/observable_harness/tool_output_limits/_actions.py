@@ -8,7 +8,7 @@ own) subclass `ReductionAction`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeAlias
 
@@ -75,6 +75,16 @@ class ReductionEnv(Protocol):
         `key` overrides the default per-call key (run id, tool call id, retry, part). With `scrub` the
         capability's `scrubber` replaces secrets first; an action that scrubs with a scrubber of its
         own (or was told to store verbatim) passes `scrub=False`, so each write is scrubbed exactly once.
+        """
+        ...
+
+    def begin_store(self, unit: Unit) -> Awaitable[str]:
+        """Start storing the whole of `unit` now, and return what to await for its handle.
+
+        What `store(unit, unit.data)` does, begun at once on a worker thread: encoding, scrubbing and
+        hashing the payload there, and the write too when the store can write from a thread, so the
+        caller can build what the model will see on the event loop meanwhile. Awaiting raises what a
+        failed write raised.
         """
         ...
 

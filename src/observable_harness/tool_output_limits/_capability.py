@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
 import logging
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import anyio.to_thread
+from pydantic_ai import AgentRunResult
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.exceptions import UserError
-from pydantic_ai.messages import ToolCallPart, ToolReturn
+from pydantic_ai.messages import ModelResponse, ToolCallPart, ToolReturn
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import AgentDepsT, RunContext, ToolDefinition, ToolSelector, matches_tool_selector
 from pydantic_ai.toolsets import AgentToolset
@@ -22,7 +25,8 @@ from .._text.intent import Intent
 from .._text.layout import Serializer, Tokenizer, utf8_size
 from .._text.paging import READ_TOOL_NAME
 from .._text.secrets import DEFAULT_SCRUBBER, Scrubber
-from ..storage import LocalFileStore, OverflowStore, scrub_before_write
+from .._usage import agent_label, record_avoided, record_response, record_run_end
+from ..storage import LocalFileStore, OverflowStore, report_redactions, scrub_before_write, scrub_utf8
 from ..telemetry import names as telemetry_names
 from . import _telemetry as telemetry
 from ._actions import Passthrough, Reduced, ReductionAction
@@ -98,6 +102,8 @@ class _RunState:
     """Per-run bookkeeping, isolated by `for_run` so concurrent runs never share it."""
 
     tokens_saved_by_tool: dict[str, int] = field(default_factory=dict[str, int])
+    avoided_in_request: tuple[tuple[str, int], ...] = ()
+    """Per tool, the tokens kept out of the request in flight, priced once its response says by which model."""
     warned: set[tuple[str, str, str]] = field(default_factory=set[tuple[str, str, str]])
     """(tool, action, exception type) already logged in this run."""
 
@@ -153,6 +159,75 @@ class _Env:
             raise
         telemetry.report_spill_write(unit.tool_name, store_name, len(data))
         return handle
+
+    def begin_store(self, unit: Unit) -> Awaitable[str]:
+        store = self._limits.overflow_store
+        job = _SpillJob(unit, self._limits.scrubber, store)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # another event loop (trio): the job runs when the handle is awaited
+            started = None
+        else:
+            # Submitted now, not when first awaited: the worker scrubs and writes while the caller builds
+            # the stand-in on the loop.
+            started = loop.run_in_executor(None, job.run)
+        return self._finish_store(unit, store, job, started)
+
+    async def _finish_store(
+        self, unit: Unit, store: OverflowStore, job: _SpillJob, started: asyncio.Future[None] | None
+    ) -> str:
+        if started is None:
+            await anyio.to_thread.run_sync(job.run)
+        else:
+            await started
+        if job.counts:
+            report_redactions(job.counts)
+        store_name = type(store).__name__
+        try:
+            if job.failure is not None:
+                raise job.failure
+            handle = job.handle if job.handle is not None else await store.write(unit.key, job.data)
+        except Exception as error:
+            telemetry.report_spill_failure(store_name, type(error).__name__)
+            raise
+        telemetry.report_spill_write(unit.tool_name, store_name, len(job.data))
+        return handle
+
+
+class _SpillJob:
+    """What a spill does off the event loop: encode, hash, scrub, and write when the store can from a thread."""
+
+    __slots__ = ('counts', 'data', 'failure', 'handle', 'scrubber', 'unit', 'write')
+
+    def __init__(self, unit: Unit, scrubber: Scrubber | None, store: OverflowStore) -> None:
+        self.unit = unit
+        self.scrubber = scrubber
+        # Only LocalFileStore's own write is known to be safe to call from a thread; a subclass that
+        # overrides `write` (or any other store) is written through its async `write` on the loop.
+        self.write: Callable[[str, bytes], str] | None = None
+        if isinstance(store, LocalFileStore) and type(store).write is LocalFileStore.write:
+            self.write = store.write_from_thread
+        self.data = b''
+        self.counts: Mapping[str, int] = {}
+        self.handle: str | None = None
+        self.failure: Exception | None = None
+
+    def run(self) -> None:
+        unit = self.unit
+        data = unit.data
+        _ = unit.content_hash  # the decision reports it; hashed here, not on the loop
+        text = unit.text
+        if text is not None:
+            data, self.counts = scrub_utf8(self.scrubber, text, data)
+        elif self.scrubber is not None:
+            scrubbed = self.scrubber.scrub_bytes(data)  # bytes may still be text that holds a secret
+            data, self.counts = scrubbed.text, scrubbed.counts
+        self.data = data
+        if self.write is not None:
+            try:
+                self.handle = self.write(unit.key, data)
+            except Exception as error:
+                self.failure = error
 
 
 @dataclass
@@ -330,9 +405,26 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
     async def before_model_request(
         self, ctx: RunContext[AgentDepsT], request_context: ModelRequestContext
     ) -> ModelRequestContext:
-        if self._run.tokens_saved_by_tool:
-            telemetry.report_resend_avoided(self._run.tokens_saved_by_tool.items())
+        run = self._run
+        if run.tokens_saved_by_tool:
+            run.avoided_in_request = tuple((tool, n) for tool, n in run.tokens_saved_by_tool.items() if n > 0)
+            telemetry.report_resend_avoided(run.avoided_in_request)
+        else:
+            run.avoided_in_request = ()
         return request_context
+
+    async def after_model_request(
+        self, ctx: RunContext[AgentDepsT], *, request_context: ModelRequestContext, response: ModelResponse
+    ) -> ModelResponse:
+        cost = record_response(response, ctx.run_id)
+        avoided = self._run.avoided_in_request
+        if cost is not None and avoided:
+            record_avoided(cost, avoided)
+        return response
+
+    async def after_run(self, ctx: RunContext[AgentDepsT], *, result: AgentRunResult[Any]) -> AgentRunResult[Any]:
+        record_run_end(ctx.run_id, agent_label(ctx))
+        return result
 
     async def after_tool_execute(
         self,
@@ -349,8 +441,7 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
             return result
         tool_name = call.tool_name
         bands = self._per_tool.get(tool_name, self._bands)
-        agent = ctx.agent
-        reported = (tool_name, agent.name if agent is not None and agent.name else 'unnamed')
+        reported = (tool_name, agent_label(ctx))
         if reported not in self._thresholds_reported:
             # Per agent and tool, the thresholds that really apply: dashboards draw them over the tool's sizes,
             # and two agents that bound one tool differently each show their own.

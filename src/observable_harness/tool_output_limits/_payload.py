@@ -67,6 +67,7 @@ class Unit:
 
     __slots__ = (
         '_data',
+        '_hash',
         'binary',
         'key',
         'part',
@@ -108,6 +109,7 @@ class Unit:
         self.key = key
         """Store key: run id, tool call id and retry (and the part), so no two payloads collide."""
         self._data: bytes | None = binary
+        self._hash: str | None = None
 
     @property
     def data(self) -> bytes:
@@ -125,7 +127,10 @@ class Unit:
 
     @property
     def content_hash(self) -> str:
-        return content_hash(self.data)
+        """`content_hash` of `data`, computed once (a spill computes it on its worker thread)."""
+        if self._hash is None:
+            self._hash = content_hash(self.data)
+        return self._hash
 
     @property
     def chars(self) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -14,7 +15,7 @@ from ._actions import Reduced, ReductionAction, ReductionEnv
 from ._payload import Unit
 from ._telemetry import preview_attributes
 
-__all__ = ['Spill', 'StandIn', 'read_offer', 'render_stand_in']
+__all__ = ['Spill', 'StandIn', 'read_offer', 'render_stand_in', 'stand_in_body', 'stand_in_header']
 
 
 @dataclass(frozen=True)
@@ -54,16 +55,25 @@ class Spill(ReductionAction):
             object.__setattr__(self, 'preview', TruncationStrategy(self.preview))
 
     async def apply(self, unit: Unit, env: ReductionEnv) -> Reduced:
-        handle = await env.store(unit, unit.data)  # a store failure propagates, so that `then` takes over
-        positional = self.preview is not TruncationStrategy.salient
-        stand_in = render_stand_in(
-            unit,
-            handle,
-            preview_chars=self.preview_chars,
-            read_tool_name=env.read_tool_name,
-            preview=self.preview,
-            intent=None if positional or unit.text is None else env.intent,
-        )
+        # The payload is scrubbed, hashed and written on a worker thread while the preview is built here;
+        # only the header and the read offer wait for the handle. A store failure propagates, so that
+        # `then` takes over.
+        pending = env.begin_store(unit)
+        try:
+            positional = self.preview is not TruncationStrategy.salient
+            body = stand_in_body(
+                unit,
+                preview_chars=self.preview_chars,
+                preview=self.preview,
+                intent=None if positional or unit.text is None else env.intent,
+                offer_chars=_offer_reserve(env.read_tool_name, unit.key),
+            )
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await pending  # never leave the write unawaited
+            raise
+        handle = await pending
+        stand_in = body.render(stand_in_header(unit, handle, env.read_tool_name), env.read_tool_name, handle)
         details = preview_attributes(stand_in.preview) if stand_in.preview is not None else {}
         return Reduced(stand_in.text, 'spill', handle=handle, details=details)
 
@@ -74,6 +84,27 @@ class StandIn:
     """What the model sees in place of the payload."""
     preview: Preview | None = None
     """How the preview was chosen (shape, intent counts), for telemetry; None for positional previews."""
+
+
+@dataclass(frozen=True, slots=True)
+class StandInBody:
+    """The stand-in's lines under its header, built before the handle is known."""
+
+    lines: list[str]
+    preview: Preview | None = None
+    offer_chars: int = 0
+    """The room the preview left for a read offer (0: none was left)."""
+
+    def render(self, header: str, read_tool_name: str, handle: str) -> StandIn:
+        lines = [header, *self.lines]
+        offer = self.preview.offer if self.preview is not None else None
+        if offer is not None:
+            line = read_offer(offer, read_tool_name, handle)
+            # The room was sized for the handle the store was expected to return; a longer one drops the
+            # offer rather than the stand-in's bound (the header still says how to search).
+            if len(line) + 1 <= self.offer_chars:
+                lines.append(line)
+        return StandIn('\n'.join(lines), self.preview)
 
 
 def read_offer(offer: Offer, read_tool_name: str, handle: str) -> str:
@@ -88,6 +119,14 @@ def read_offer(offer: Offer, read_tool_name: str, handle: str) -> str:
 
 _OFFER_PATTERN_ROOM = 24
 """Characters reserved for the pattern when sizing the offer before the preview is chosen."""
+_HANDLE_ROOM = 16
+"""Characters reserved beyond the unit's key for the handle a store returns (a prefix, a scheme)."""
+
+
+def _offer_reserve(read_tool_name: str, key: str) -> int:
+    """Room for a read offer, sized before the store has returned the handle the offer will name."""
+    likely = 'x' * (len(key) + _HANDLE_ROOM)
+    return len(read_offer(Offer('x' * _OFFER_PATTERN_ROOM, 10**6, 10**6), read_tool_name, likely)) + 1
 
 
 def render_stand_in(
@@ -105,35 +144,62 @@ def render_stand_in(
     structured values, and a preview: by default the lines the request names, what the output's shape
     needs, and lines by class; when matching lines did not fit, a ready read-back call for them.
     """
+    body = stand_in_body(
+        unit,
+        preview_chars=preview_chars,
+        preview=preview,
+        intent=intent,
+        offer_chars=_offer_reserve(read_tool_name, handle),
+    )
+    return body.render(stand_in_header(unit, handle, read_tool_name), read_tool_name, handle)
+
+
+def stand_in_header(unit: Unit, handle: str, read_tool_name: str) -> str:
+    """The stand-in's first line: what was stored, its size, how to read it back (the part that needs the handle)."""
     if unit.text is None:
         media = unit.value.media_type if isinstance(unit.value, BinaryContent) else 'application/octet-stream'
-        return StandIn(
+        return (
             f'[Binary output of {unit.tool_name} ({len(unit.data):,} bytes, {media}) was stored whole; '
             f'it cannot be shown as text here. {read_instructions(read_tool_name, handle)}]'
         )
-    text = unit.text
     # No line count here: counting a megabyte's newlines costs as much as storing it, and the first
     # read-back page states the total anyway.
-    header = (
-        f'[Output of {unit.tool_name} stored whole: {len(text):,} chars. {read_instructions(read_tool_name, handle)}]'
+    return (
+        f'[Output of {unit.tool_name} stored whole: {len(unit.text):,} chars. '
+        f'{read_instructions(read_tool_name, handle)}]'
     )
-    parts = [header]
+
+
+def stand_in_body(
+    unit: Unit,
+    *,
+    preview_chars: int,
+    preview: TruncationStrategy = TruncationStrategy.salient,
+    intent: Intent | None = None,
+    offer_chars: int = 0,
+) -> StandInBody:
+    """The stand-in's lines under its header: a shape sketch for structured values, and the preview.
+
+    With a salient preview and `offer_chars`, the preview leaves that room when lines the request names
+    did not all fit, for the read offer `StandInBody.render` adds once the handle is known.
+    """
+    if unit.text is None:
+        return StandInBody([])
+    text = unit.text
+    parts: list[str] = []
     sketch = unit.sketch()
     if sketch:
         parts.append(f'Shape: {sketch}')
     if preview_chars <= 0:
-        return StandIn('\n'.join(parts))  # no preview asked for: the header and the sketch say what was stored
+        return StandInBody(parts)  # no preview asked for: the header and the sketch say what was stored
     if len(text) <= preview_chars:
         parts.append(text)
-        return StandIn('\n'.join(parts))
+        return StandInBody(parts)
     if preview is TruncationStrategy.salient:
-        reserve = len(read_offer(Offer('x' * _OFFER_PATTERN_ROOM, 10**6, 10**6), read_tool_name, handle)) + 1
-        chosen = select_preview(text, preview_chars, intent=intent, offer_chars=reserve)
+        chosen = select_preview(text, preview_chars, intent=intent, offer_chars=offer_chars)
         parts.append(f'Preview ({_basis(chosen)}):')
         parts.append(chosen.text)
-        if chosen.offer is not None:
-            parts.append(read_offer(chosen.offer, read_tool_name, handle))
-        return StandIn('\n'.join(parts), chosen)
+        return StandInBody(parts, chosen, offer_chars)
     head, tail = excerpt(text, preview_chars, preview)
     parts.append(f'Preview (first {head:,} and last {tail:,} of {len(text):,} chars):')
     if head:
@@ -141,7 +207,7 @@ def render_stand_in(
     parts.append(f'[… {len(text) - head - tail:,} chars not shown; read them back with the handle …]')
     if tail:
         parts.append(text[len(text) - tail :])
-    return StandIn('\n'.join(parts))
+    return StandInBody(parts)
 
 
 def _basis(chosen: Preview) -> str:

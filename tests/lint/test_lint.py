@@ -1,4 +1,4 @@
-"""`observable-harness lint`: unbounded and unmarked tool returns, by the shape of the code (SPEC BTO-9)."""
+"""`observable-harness lint`: unbounded and unmarked tool returns, followed from their sources to the returns."""
 
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ def test_known_findings_in_a_sample_module() -> None:
     findings = lint_source(SAMPLE, 'sample.py')
     assert [(f.line, f.code) for f in findings] == [(line, code) for line, code, _ in EXPECTED]
     for finding, (_, _, function) in zip(findings, EXPECTED, strict=True):
-        assert f'in {function}()' in finding.message
+        assert finding.message.startswith(f'{function}(): ') and finding.function == function
         assert str(finding).startswith(f'sample.py:{finding.line}: {finding.code} ')
 
 

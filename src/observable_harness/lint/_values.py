@@ -1,0 +1,101 @@
+"""The abstract values the linter follows: where output came from, and what happened to its size on the way."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+
+__all__ = ['BOUND_ORDER', 'EMPTY', 'MARKER_TEXT', 'Origin', 'Value', 'bound_rank', 'join', 'marker_text']
+
+BOUND_ORDER = {'': 0, 'fixed': 1, 'param': 2, 'small': 3}
+"""How well a value's size is known, worst first: not at all; cut to a fixed size; cut to a size the model
+chose (a tool parameter); shown to be small before it was returned (nothing was cut). Inside a helper, a
+cut sized by the helper's parameter `n` is `param:n` until a call says what `n` was."""
+
+
+def bound_rank(bound: str) -> int:
+    return BOUND_ORDER['param'] if bound.startswith('param:') else BOUND_ORDER[bound]
+
+
+MARKER_TEXT = re.compile(
+    r'truncat|clipped|\bcut\b|\bomitted\b|\belided\b|\bremaining\b|not shown|\bshowing\b|\bshown\b|'
+    r'\bskipped\b|\bof \{\}|\bof \d|\bfirst \{\}|\blast \{\}|\bfirst \d+ (?:lines|characters|chars|bytes)|'
+    r'\bmore (?:lines|characters|chars|bytes|results|matches|entries|items|rows|output)\b|\.\.\.|…|'
+    r'too (?:long|large|big)|exceed|\boffset\b|start_index|\bnext page\b',
+    re.IGNORECASE,
+)
+"""Words that tell a model the text in front of it is not all there is (`{}` stands for an f-string's value)."""
+
+
+def marker_text(text: str) -> bool:
+    return MARKER_TEXT.search(text) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """One source of output, or one parameter of the function being summarised."""
+
+    kind: str
+    """`command`, `file`, or `param` (a parameter of a helper, replaced by the argument at each call)."""
+    source: str
+    """What produced it, as a user reads it: `subprocess.run`, `open`, `read_text`; a parameter's name."""
+    line: int
+    path: str
+    shape: str = 'data'
+    """`data` (text or bytes); `result` (a finished process: its repr holds the output); `status` (a result that
+    unpacks as (exit status, output), like docker's `exec_run`); `process` (a running
+    one); `error` (a CalledProcessError: its message is short, its attributes are not); `handle` (an open
+    file); `factory` (an object whose methods produce output: a converter, a container)."""
+    bound: str = ''
+    marked: bool = False
+    pieces: bool = False
+    """Split into lines or words: one item picked by position (`lines[-1]`) is a small part, not the whole."""
+
+    def capped(self, bound: str) -> Origin:
+        return self if bound_rank(self.bound) >= bound_rank(bound) else replace(self, bound=bound)
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    origins: frozenset[Origin] = frozenset()
+    marker: bool = False
+    """The value holds text that says output was cut."""
+    classes: frozenset[str] = frozenset()
+    """Instances of classes defined in the linted code, by key (`module:Class`)."""
+
+    @property
+    def tainted(self) -> bool:
+        return bool(self.origins)
+
+    def map(self, change: Callable[[Origin], Origin]) -> Value:
+        return replace(self, origins=frozenset(change(origin) for origin in self.origins))
+
+    def capped(self, bound: str) -> Value:
+        return self.map(lambda origin: origin.capped(bound))
+
+    def with_shape(self, shape: str) -> Value:
+        return self.map(lambda origin: replace(origin, shape=shape))
+
+    def marked(self) -> Value:
+        return self.map(lambda origin: replace(origin, marked=True))
+
+    def data(self) -> Value:
+        """Only what is output itself: parameters and classes dropped."""
+        return Value(frozenset(origin for origin in self.origins if origin.kind != 'param'), self.marker)
+
+
+EMPTY = Value()
+
+
+def join(values: Iterable[Value]) -> Value:
+    origins: set[Origin] = set()
+    classes: set[str] = set()
+    marker = False
+    for value in values:
+        origins |= value.origins
+        classes |= value.classes
+        marker = marker or value.marker
+    if not origins and not classes and not marker:
+        return EMPTY
+    return Value(frozenset(origins), marker, frozenset(classes))

@@ -1,0 +1,216 @@
+"""The one-pass gate in front of the secret regexes: it names every place an exact pattern can match.
+
+Each engine installed here (Hyperscan, RE2; `python` runs no gate) is checked on its own. What the
+scrubber then writes is checked against running every exact regex everywhere in `test_secrets.py`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import string
+import sys
+import threading
+from re import _parser as sre_parse  # pyright: ignore[reportAttributeAccessIssue]
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from observable_harness._text.scan import ENGINE, ENGINES, Engine, GateForm, case_variants, gate_for, usable
+from observable_harness._text.secrets import DEFAULT_PATTERNS, Scrubber, SecretPattern
+from tests.text.test_secrets import _SECRETISH, AWS_KEY, DB_PASSWORD, DEPLOY_LOG, EVERYWHERE, GITHUB, JWT
+
+GATED = tuple(engine for engine in ENGINES if engine != 'python')
+SPECS = tuple(pattern.gate_spec() for pattern in DEFAULT_PATTERNS)
+_FOLDED = str.maketrans({'\u0130': 'I', '\u0131': 'i', '\u212a': 'K', '\u017f': 's'})
+
+
+def test_the_development_install_has_every_engine() -> None:
+    # `make test` installs the `fast` extra so that each of the three paths is tested here.
+    assert set(ENGINES) == {'hyperscan', 're2', 'python'}, 'install the `fast` extra: pip install -e .[dev]'
+    assert ENGINE == 'hyperscan'
+
+
+def test_the_default_scrubber_runs_the_gate_of_the_fastest_engine() -> None:
+    gate = Scrubber()._gate()
+    assert gate is not None and gate.engine == ENGINE
+    assert Scrubber(engine='python')._gate() is None
+    assert all(spec.forms for spec in SPECS), 'every default pattern is gated: none is run over the whole text'
+    assert all(pattern.starts for pattern in DEFAULT_PATTERNS), 'every default pattern says how its matches begin'
+
+
+def test_case_variants_are_every_letter_that_ignorecase_matches() -> None:
+    # Every code point at once: the non-ASCII letters re.IGNORECASE takes for an ASCII one are exactly these.
+    everything = ''.join(chr(point) for point in range(sys.maxunicode + 1) if not 0xD800 <= point < 0xE000)
+    for letter in string.ascii_lowercase:
+        matched = set(re.findall(letter, everything, re.IGNORECASE))
+        assert matched == set(case_variants(letter)), letter
+        assert case_variants(letter.upper()) == case_variants(letter)
+
+
+def test_every_form_reaches_no_further_than_it_says() -> None:
+    for pattern in DEFAULT_PATTERNS:
+        for form in pattern.gate_spec().forms:
+            low, high = sre_parse.parse(form.regex.encode('ascii')).getwidth()
+            assert 0 < low <= high <= form.reach, (pattern.kind, form.regex, high, form.reach)
+
+
+def _exact_starts(pattern: re.Pattern[str], text: str) -> set[int]:
+    found: set[int] = set()
+    for place in range(len(text)):
+        match = pattern.match(text, place)
+        if match is not None and match.end() > place:
+            found.add(place)
+    return found
+
+
+@given(text=_SECRETISH)
+@example('pa\u017f\u017fword=hunter2x')
+@example('--x.to\u212aen abc --\u0130-private_key=1 prİvate_key= Bearer\u3000\u3000abcdefgh')
+@example('caf\u00e9 https://us\u00e9r:p\u00e4ss@host/ --password\thunter2 ' + 'x' * 70 + '-token y')
+@example('-' * 200 + '-api-key abc')
+@pytest.mark.parametrize('engine', GATED)
+def test_the_gate_names_every_place_an_exact_pattern_matches(engine: Engine, text: str) -> None:
+    gate = gate_for(SPECS, engine)
+    places = gate.places(text, text.encode('utf-8', 'surrogatepass'))
+    for index, pattern in enumerate(DEFAULT_PATTERNS):
+        named = places.get(index, [])
+        if named is None:
+            continue  # found too often: searched for in the whole text
+        missed = _exact_starts(pattern.pattern, text) - set(named)
+        assert not missed, (pattern.kind, sorted(missed))
+
+
+@given(text=_SECRETISH.map(lambda text: text.translate(_FOLDED)))
+@example('--db-password hunter2 DB_PASSWORD = x Authorization:  Basic dXNlcjpwYXNz https://a:b@c')
+def test_each_relaxed_form_matches_wherever_its_exact_pattern_does(text: str) -> None:
+    # The forms themselves, run by Python's engine on the bytes: where an exact match begins, one of its
+    # pattern's forms matches too (a form that reads back, from a place inside the match). Letters that
+    # fold to ASCII ones are the gate's own business and are left out here.
+    data = text.encode('utf-8', 'surrogatepass')
+    offsets = [len(text[:place].encode('utf-8', 'surrogatepass')) for place in range(len(text) + 1)]
+    for pattern in DEFAULT_PATTERNS:
+        forms = [
+            (form, re.compile(form.regex.encode('ascii'), re.IGNORECASE if form.ignore_case else 0))
+            for form in pattern.gate_spec().forms
+        ]
+        for place in _exact_starts(pattern.pattern, text):
+            match = pattern.pattern.match(text, place)
+            assert match is not None
+            begin, end = offsets[place], offsets[match.end()]
+            assert any(
+                compiled.match(data, at) is not None
+                for form, compiled in forms
+                for at in (range(begin, end) if form.back else (begin,))
+            ), (pattern.kind, text[place : match.end()])
+
+
+@pytest.mark.parametrize('engine', ENGINES)
+def test_undecodable_bytes_scrub_alike_on_every_engine(engine: Engine) -> None:
+    data = b'\xff\xfe\x80 prefix\npassword=hunter2 \xc3( ' + AWS_KEY.encode() + b' --token \xe2\x82 abcdef\n'
+    result = Scrubber(engine=engine).scrub_bytes(data)
+    assert result == Scrubber(engine='python').scrub_bytes(data)
+    assert result.counts == {'assignment': 1, 'aws_access_key': 1, 'flag': 1}
+    assert result.text.startswith(b'\xff\xfe\x80 prefix\n') and b'\xc3( ' in result.text
+
+
+@pytest.mark.parametrize('engine', GATED)
+def test_threads_scrub_at_once_each_with_its_own_scan_space(engine: Engine) -> None:
+    scrubber = Scrubber(engine=engine)
+    texts = [f'{DEPLOY_LOG}\nrun {i} --api-key k{i}x{i} ' * (i + 1) for i in range(8)]
+    expected = [scrubber.scrub(text) for text in texts]
+    results: dict[int, object] = {}
+
+    def work(index: int) -> None:
+        for _ in range(20):
+            results[index] = scrubber.scrub(texts[index])
+            assert results[index] == expected[index]
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(texts))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [results[i] for i in range(len(texts))] == expected
+
+
+_INTERNAL = re.compile(r'\bitk_[0-9a-f]{32}\b')
+_EXTRAS = (
+    SecretPattern('internal_token', _INTERNAL, hints=('itk_',), starts=('itk_',)),
+    SecretPattern('ticket', re.compile(r'(?i)\bticket#(\d{6,})'), group=1, starts=('ticket#',)),
+    SecretPattern('loose', re.compile(r'(?<=\bpin )\d{4}\b')),  # no starts: run over the whole text
+)
+
+
+@given(
+    text=st.lists(st.sampled_from(('itk_' + 'a1' * 16, 'TICKET#123456', 'tıcket#999999', 'pin 1234', ' ', 'x'))).map(
+        ''.join
+    )
+)
+@pytest.mark.parametrize('engine', ENGINES)
+def test_extra_patterns_are_gated_by_their_starts_or_run_everywhere(engine: Engine, text: str) -> None:
+    gated = Scrubber(extra=_EXTRAS, engine=engine).scrub(text)
+    everywhere = Scrubber(
+        patterns=EVERYWHERE.patterns,
+        extra=tuple(dataclasses.replace(p, hints=(), starts=()) for p in _EXTRAS),
+        engine='python',
+    ).scrub(text)
+    assert gated == everywhere
+
+
+def test_a_secret_in_a_megabyte_is_found_by_every_engine() -> None:
+    filler = '2026-11-29T10:00:00 INFO worker-3 processed batch 123456 in 12.5 ms status=ok\n' * 13_000
+    text = f'{filler}curl -H "Authorization: Bearer {JWT}"\nDB_PASSWORD={DB_PASSWORD}\n{filler}ghp token {GITHUB}\n'
+    results = {engine: Scrubber(engine=engine).scrub(text) for engine in ENGINES}
+    assert len({(result.text, tuple(sorted(result.counts.items()))) for result in results.values()}) == 1
+    assert results[ENGINE].counts == {'github_token': 1, 'jwt': 1, 'assignment': 1}
+
+
+def test_bad_configuration_is_refused_with_a_clear_error() -> None:
+    with pytest.raises(ValueError, match='not installed here'):
+        Scrubber(engine='vectorscan')  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match='reach'):
+        GateForm('abc', reach=0)
+    with pytest.raises(ValueError, match='ASCII regex over bytes'):
+        GateForm('caf\u00e9', reach=5)
+    with pytest.raises(ValueError, match='ASCII regex over bytes'):
+        GateForm('(unclosed', reach=5)
+    for unportable in (r'(?<=k)ey', r'\bkey', r'key$', r'ke++y', r'(k)\1'):
+        with pytest.raises(ValueError, match='cannot run'):
+            GateForm(unportable, reach=5)
+    GateForm(r'[^$^]key', reach=5)  # in a bracket expression `^` negates and `$` is a character
+    with pytest.raises(ValueError, match='character class'):
+        GateForm('key', reach=3, back='[')
+
+
+def test_every_installed_engine_runs_here() -> None:
+    assert all(usable(engine) for engine in ENGINES)
+
+
+@pytest.mark.parametrize('engine', GATED)
+def test_a_pattern_found_everywhere_is_searched_for_in_the_whole_text(engine: Engine) -> None:
+    # A hit every few dozen characters: following each costs more than one regex search, so the gate
+    # hands the pattern over whole; the replacements made before it also come too many to follow one by one.
+    text = '\n'.join(f'a://u:p{i}@h/ password={i}x' for i in range(400)) + '\n--auth-token t0k Bearer abcdefgh0'
+    assert len(text) < 400 * 64
+    gate = gate_for(SPECS, engine)
+    places = gate.places(text, text.encode())
+    kinds = {pattern.kind: index for index, pattern in enumerate(DEFAULT_PATTERNS)}
+    assert places[kinds['assignment']] is None and places[kinds['url_credentials']] is None
+    result = Scrubber(engine=engine).scrub(text)
+    assert result == EVERYWHERE.scrub(text)
+    assert result.counts == {'bearer': 1, 'url_credentials': 400, 'assignment': 400, 'flag': 1}
+
+
+@given(
+    text=st.lists(
+        st.sampled_from(('https://u:pass1234@h/', 'token=[REDACTED', ':x]', '--api-key ', 'sk-' + 'a' * 24, ' ', '\n')),
+        max_size=30,
+    ).map(''.join)
+)
+@pytest.mark.parametrize('engine', GATED)
+def test_later_patterns_see_the_text_earlier_ones_replaced(engine: Engine, text: str) -> None:
+    # Replacements move the places of later patterns, remove some and can make new ones (a placeholder
+    # beside a name); each later pattern must find exactly what it finds scanning the replaced text.
+    assert Scrubber(engine=engine).scrub(text) == EVERYWHERE.scrub(text)
