@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .intent import HIT_CHARS, MAX_CANDIDATES, SCAN_CHARS, Intent, Matches, find_matches, whole_token
-from .lines import LineClass, classify_line, classify_lines
+from .lines import LineClass, alert_class, classify_line, classify_lines
 from .shapes import Shape, ShapeKind, Span, TextView, census, context, detect, digest, traceback_picks
 from .words import shorten_middle
 
@@ -38,6 +38,8 @@ __all__ = ['Offer', 'Preview', 'select_preview']
 
 HEAD_LINES = 40
 """Lines read at the start: the command, a banner, a table's header and its top rows."""
+CLASSIFIED_HEAD = 24
+"""Of those, the lines classified in a log: banners, the command, the first error of a build."""
 TAIL_LINES = 48
 """Lines read at the end: summaries, the result line, the exit status, the last traceback."""
 HEAD_CHARS = 64 * 1024
@@ -157,18 +159,22 @@ def select_preview(
     """
     total = len(text)
     view = TextView(text)
-    total_lines = (text.count('\n') + (0 if view.end < total else 1)) if text else 0
     if total <= budget:
-        return Preview(text, total, total, total_lines, total_lines, 0)
+        lines = (text.count('\n') + (0 if view.end < total else 1)) if text else 0
+        return Preview(text, total, total, lines, lines, 0)
     head = view.head(HEAD_LINES, HEAD_CHARS)
     head_stop = head[-1][1] if head else 0
     tail = view.tail(TAIL_LINES, head_stop + 1)
     middle_floor, middle_ceiling = head_stop, tail[0][0] if tail else view.end
     sample = view.windows(middle_floor, middle_ceiling, SAMPLE_WINDOWS, SAMPLE_LINES)
     longest = max((span[1] - span[0] for span in (*head, *tail)), default=0)
-    if total_lines <= 3 or (len(head) < 4 and longest > budget):
+    if (len(head) <= 3 and head_stop >= view.end) or (len(head) < 4 and longest > budget):
+        total_lines = text.count('\n') + (0 if view.end < total else 1)
         records = _records(view, budget, total_lines, intent, offer_chars)
         return records if records is not None else _long_lines(view, budget, total_lines, intent)
+    # The exact line count comes from the render (kept lines and gaps add up to it): a megabyte's newlines
+    # are counted once, in the gaps. Until then an estimate from the lines read serves rarity weighting.
+    estimated_lines = _estimate_lines(view, [*head, *sample, *tail], head_stop >= view.end, len(head))
     shape = detect(view, head, sample)
     # A delimited row or a key says what it is in its first fields: they are shown shorter than log lines (a
     # column-aligned row is padded, so it keeps the longer limit).
@@ -189,7 +195,7 @@ def select_preview(
             text,
             intent,
             sample_lines=[view.content(span) for span in (*head[:24], *sample, *tail[-24:])],
-            total_lines=total_lines,
+            total_lines=estimated_lines,
             weigh=_class_weight(shape),
         )
         # The table's header holds the column names a query spelled out: it is context, not the answer.
@@ -221,7 +227,7 @@ def select_preview(
     # A diagnostics census is not a line of the output: a bracketed note above the excerpt, out of its room.
     note = counted.render(min(NOTE_CHARS, budget // 4)) if counted is not None else ''
     room = budget - (len(note) + 1 if note else 0)
-    widest_gap = len(_gap(total_lines)) + 1
+    widest_gap = len(_gap(total)) + 1  # no run of lines left out is longer than the text has characters
     kept = _pack(view, picks, room, widest_gap)
     offer = _offer(text, matches, kept) if matches else None
     if offer is not None and offer_chars:
@@ -232,7 +238,7 @@ def select_preview(
             room -= offer_chars
             kept = _pack(view, picks, room, widest_gap)
             offer = _offer(text, matches, kept)
-    rendered, kept_chars, places, kept_count = _render(view, kept, total_lines)
+    rendered, kept_chars, places, kept_count, total_lines = _render(view, kept)
     if note:
         rendered = f'{note}\n{rendered}'
         room += len(note) + 1
@@ -291,10 +297,11 @@ def _class_picks(
     view: TextView, shape: Shape, head: list[Span], tail: list[Span], limit: int
 ) -> list[tuple[float, list[_Line], str]]:
     """Lines by class, as a salient excerpt ranks them; error words in data and prose do not count."""
-    window = [*head, *tail]
+    quiet = shape.kind in QUIET_SHAPES or shape.kind is ShapeKind.diagnostics
+    # The classifier reads the first lines and the last; a table's or a listing's rows are not classified.
+    window = [*(head if quiet else head[:CLASSIFIED_HEAD]), *tail]
     # Data and prose (tables, history, diffs) and lists of findings (every diagnostic is an `error`): only
     # blank lines are told apart; intent and the shape's digest choose among the rest.
-    quiet = shape.kind in QUIET_SHAPES or shape.kind is ShapeKind.diagnostics
     if quiet:
         classes = {span: LineClass.blank if not view.content(span).strip() else LineClass.normal for span in window}
     else:
@@ -304,8 +311,8 @@ def _class_picks(
         # Shapes with a digest of their own find their failures there; a log's can sit anywhere.
         for span in _middle_hits(view, head[-1][1] if head else 0, tail[0][0] if tail else view.end):
             if span not in classes:
-                line_class = classify_line(view.content(span)[:_CLASSIFIED_CHARS])
-                if line_class in (LineClass.error, LineClass.warning, LineClass.summary):
+                line_class = alert_class(view.content(span)[:_CLASSIFIED_CHARS])
+                if line_class is not None:
                     classes[span] = line_class
     if shape.kind is ShapeKind.syscalls:
         # A trace's failed lookups (ENOENT on a search path) are how programs probe, not what went wrong.
@@ -371,6 +378,8 @@ def _middle_hits(view: TextView, begin: int, end: int) -> list[Span]:
     found: dict[int, Span] = {}
     present: dict[str, bool] = {}
     for marker in MIDDLE_MARKERS:
+        if len(found) >= MAX_MIDDLE_HITS:
+            break
         # A character missing from the whole text rules a marker out at memchr speed (`E` in a log with
         # no capitals), where scanning for the marker costs ~0.3 ms per 512 KB.
         if not all(_holds(text, char, present) for char in marker):
@@ -435,6 +444,10 @@ def _shorten_around(line: str, limit: int, focus: int) -> tuple[str, int, int]:
     return ''.join(pieces), head + (stop - start), cuts
 
 
+_FULL = 8
+"""Room under which packing stops: no kept line and its gap marker take fewer characters."""
+
+
 def _pack(
     view: TextView, picks: list[tuple[float, list[_Line], str]], budget: int, widest_gap: int
 ) -> dict[int, _Line]:
@@ -450,6 +463,8 @@ def _pack(
     size = widest_gap  # nothing kept yet: one gap stands for the whole text
     shown_texts: set[str] = set()
     for _, group, _ in picks:
+        if budget - size < _FULL:
+            break  # no line and its gap fit any more
         # A context line repeating a line already shown (the same error under each failed test) adds nothing.
         fresh = [
             line
@@ -485,11 +500,13 @@ def _pack(
     return kept
 
 
-def _render(view: TextView, kept: dict[int, _Line], total_lines: int) -> tuple[str, int, int, int]:
+def _render(view: TextView, kept: dict[int, _Line]) -> tuple[str, int, int, int, int]:
+    """The kept lines with their gaps; the characters kept, the places cut, the lines kept and all lines."""
     out: list[str] = []
     kept_chars = 0
     places = 0
     cursor = 0
+    lines = len(kept)
     text = view.text
     for start in sorted(kept):
         line = kept[start]
@@ -498,6 +515,7 @@ def _render(view: TextView, kept: dict[int, _Line], total_lines: int) -> tuple[s
             if skipped:
                 out.append(_gap(skipped))
                 places += 1
+                lines += skipped
         shown, kept_part, cuts = _shown(view, line)
         out.append(shown)
         places += cuts
@@ -508,7 +526,16 @@ def _render(view: TextView, kept: dict[int, _Line], total_lines: int) -> tuple[s
         remaining = text.count('\n', cursor, view.end) + 1
         out.append(_gap(remaining))
         places += 1
-    return '\n'.join(out), kept_chars, places, len(kept)
+        lines += remaining
+    return '\n'.join(out), kept_chars, places, len(kept), lines
+
+
+def _estimate_lines(view: TextView, read: list[Span], whole: bool, head_lines: int) -> int:
+    """Lines in the text: exact when the head read all of it, else its size over the mean line read."""
+    if whole:
+        return head_lines
+    chars = sum(span[1] - span[0] + 1 for span in read)
+    return max(len(read), round(view.total * len(read) / max(1, chars)))
 
 
 def _offer(text: str, matches: Matches, kept: dict[int, _Line]) -> Offer | None:

@@ -187,6 +187,11 @@ _NUMBER = re.compile(r'-?\d+(?:[.,]\d+)?(?:/\d+)?%?$')
 _DIFF_START = ('diff --git ', 'diff -', '--- a/', 'Index: ')
 
 
+_DETECT_HEAD = 24
+_DETECT_CHARS = 240
+"""A line is judged by its first characters: every shape shows itself early in a line."""
+
+
 def _share(lines: list[str], test: Callable[[str], object]) -> float:
     """The share of `lines` that pass `test`."""
     if not lines:
@@ -200,10 +205,12 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     first = text.lstrip()[:1]
     head_lines = [view.content(span) for span in head]
     sampled = [view.content(span) for span in sample]
-    nonblank = [line for line in head_lines + sampled if line.strip()]
+    # Lines judged for a shape: enough of the head to see past a banner, and the sampled middle.
+    nonblank = [line[:_DETECT_CHARS] for line in head_lines[:_DETECT_HEAD] + sampled if line.strip()]
     if not nonblank:
         return Shape(ShapeKind.log)
-    if _share(nonblank, lambda line: line.lstrip().startswith('{') and line.rstrip().rstrip(',').endswith('}')) > 0.8:
+    whole = [line for line in head_lines[:_DETECT_HEAD] + sampled if line.strip()]
+    if _share(whole, lambda line: line.lstrip().startswith('{') and line.rstrip().rstrip(',').endswith('}')) > 0.8:
         return Shape(ShapeKind.records, 'lines')  # JSON lines: each line a whole record
     if first in '[{' and text.rstrip()[-1:] in ']}':
         if len(head) <= 2 and text.lstrip().startswith('[{'):
