@@ -8,14 +8,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ._config import LintConfig
-from ._flow import Evaluator
+from ._flow import Evaluator, Sizing
 from ._project import ClassInfo, FunctionInfo, Module, Project, dotted_name, function_imports, member
 from ._values import EMPTY, Origin, Value, join
+from ._values import unbounded as is_unbounded
 
 __all__ = ['Analysis', 'Finding']
 
 _SUMMARY_ROUNDS = 12
-_TOOL_DECORATORS = frozenset({'tool', 'tool_plain', 'function_tool'})
+_TOOL_DECORATORS = frozenset({'tool', 'tool_plain', 'function_tool', 'call_tool'})
+"""`@agent.tool`, `@mcp.tool()`, `@function_tool`, and an MCP low-level server's `@server.call_tool()`."""
 _REGISTRARS = frozenset({'Tool', 'FunctionTool', 'FunctionToolset', 'StructuredTool', 'from_function'})
 _ADDERS = frozenset({'add_function', 'add_tool', 'register_tool'})
 _TOOL_BASES = frozenset({'BaseTool'})
@@ -163,31 +165,14 @@ class Analysis:
 
     # -------------------------------------------------------------------------------------- summaries
 
-    def apply(self, target: FunctionInfo, arguments: dict[str, Value], sizing: dict[str, str] | None = None) -> Value:
-        """What a call returns: the target's summary, its parameters replaced by the arguments, and each cut
-        sized by a parameter judged by what the call passed for it (`sizing`; a default is a fixed size)."""
+    def apply(
+        self, target: FunctionInfo, arguments: dict[str, Value], sizing: dict[str, Sizing] | None = None
+    ) -> Value:
+        """What a call returns: the target's summary, its parameters replaced by the arguments, each cut sized
+        by a parameter judged by what the call passed for it (`sizing`), and each path that depends on a
+        limit's absence or a URL's chooser kept or dropped by what the call passed."""
         self._depends(target.key)
-        summary = self.summaries.get(target.key, EMPTY)
-        sizes = sizing or {}
-
-        def resolved(origin: Origin) -> Origin:
-            if origin.bound.startswith('param:'):
-                return replace(origin, bound=sizes.get(origin.bound.removeprefix('param:'), 'fixed'))
-            return origin
-
-        origins: set[Origin] = set()
-        classes = set(summary.classes)
-        marker = summary.marker
-        for origin in map(resolved, summary.origins):
-            if origin.kind != 'param':
-                origins.add(origin)
-                continue
-            argument = arguments.get(origin.source, EMPTY)
-            for given in argument.origins:
-                changed = given.capped(origin.bound) if origin.bound else given
-                origins.add(replace(changed, marked=True) if origin.marked else changed)
-            classes |= argument.classes
-        return Value(frozenset(origins), marker, frozenset(classes))
+        return _substitute(self.summaries.get(target.key, EMPTY), arguments, sizing or {})
 
     def _parameters_as_origins(self, function: FunctionInfo) -> dict[str, Value]:
         values: dict[str, Value] = {}
@@ -252,16 +237,66 @@ class Analysis:
         return found
 
 
+_UNKNOWN = Sizing('fixed', 'fixed', 'fixed')
+"""A parameter the call gives no sizing for (the receiver, `*args`): a fixed limit, a URL not the model's."""
+
+
+def _resolve(origin: Origin, sizes: dict[str, Sizing]) -> Origin | None:
+    """One origin of a summary at a call: its helper-relative bound and URL resolved, or None on a path the
+    call cannot take (output whole only without a limit, where the call passes one)."""
+    bound = origin.bound
+    head, _, name = bound.partition(':')
+    passed = sizes.get(name, _UNKNOWN)
+    if not name:
+        pass
+    elif head == 'param':
+        bound = passed.size
+    elif head == 'limit':
+        bound = '' if passed.limit == 'none' else passed.limit
+    elif head == 'ifnone':
+        if passed.limit in ('fixed', 'small') or passed.limit.startswith('param:'):
+            return None  # the call passes a limit: the path without one is not taken
+        bound = {'none': '', 'param': 'param'}.get(passed.limit, 'ifnone:' + passed.limit.partition(':')[2])
+    needs = origin.needs
+    if needs:
+        chooser = sizes.get(needs, _UNKNOWN).url
+        if chooser == 'fixed':
+            return None
+        needs = chooser.removeprefix('param:') if chooser.startswith('param:') else ''
+    if bound == origin.bound and needs == origin.needs:
+        return origin
+    return replace(origin, bound=bound, needs=needs)
+
+
+def _substitute(summary: Value, arguments: dict[str, Value], sizes: dict[str, Sizing]) -> Value:
+    origins: set[Origin] = set()
+    classes = set(summary.classes)
+    for raw in summary.origins:
+        origin = _resolve(raw, sizes)
+        if origin is None:
+            continue
+        if origin.kind != 'param':
+            origins.add(origin)
+            continue
+        argument = arguments.get(origin.source, EMPTY)
+        for given in argument.origins:
+            changed = given.capped(origin.bound) if origin.bound else given
+            origins.add(replace(changed, marked=True) if origin.marked else changed)
+        classes |= argument.classes
+    parts = None if summary.parts is None else tuple(_substitute(p, arguments, sizes) for p in summary.parts)
+    return Value(frozenset(origins), summary.marker, frozenset(classes), parts)
+
+
 def _judge(module: Module, function: FunctionInfo, node: ast.Return, value: Value) -> Iterator[Finding]:
     groups: dict[tuple[str, str, int, str], list[Origin]] = {}
     for origin in value.origins:
-        if origin.kind == 'param' or origin.shape not in ('data', 'result', 'status'):
+        if origin.kind == 'param' or origin.needs or origin.shape not in ('data', 'result', 'status'):
             continue
         groups.setdefault((origin.kind, origin.source, origin.line, origin.path), []).append(origin)
     unbounded: dict[str, list[Origin]] = {}
     unmarked: list[Origin] = []
     for variants in groups.values():
-        if any(not variant.bound for variant in variants):
+        if any(is_unbounded(variant.bound) for variant in variants):
             kind = variants[0].kind
             unbounded.setdefault('BTO001' if kind == 'command' else 'BTO002', []).append(variants[0])
         elif any(v.bound == 'fixed' for v in variants) and not any(v.marked for v in variants):

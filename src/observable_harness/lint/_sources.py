@@ -13,6 +13,9 @@ __all__ = [
     'FACTORY_CALLS',
     'FACTORY_DATA_METHODS',
     'HANDOFF_CALLS',
+    'HTTP_CALLS',
+    'HTTP_CLIENTS',
+    'HTTP_METHODS',
     'MEDIA_TYPES',
     'OPENERS',
     'PARSERS',
@@ -21,6 +24,8 @@ __all__ = [
     'PROCESS_DATA_METHODS',
     'PROJECT_BOUNDS',
     'READERS',
+    'RESPONSE_DATA_ATTRIBUTES',
+    'RESPONSE_DATA_METHODS',
     'SAFE_METHODS',
     'TRANSFORM_METHODS',
 ]
@@ -93,6 +98,56 @@ FACTORY_DATA_METHODS = frozenset(
     }
 )
 """Methods of those objects that return what was read or run (their other methods and attributes do not)."""
+
+HTTP_CALLS = frozenset(
+    {
+        *(f'{library}.{verb}' for library in ('requests', 'httpx') for verb in ('get', 'post', 'request', 'stream')),
+        'requests.api.get',
+        'requests.api.request',
+        'urllib.request.urlopen',
+        'urllib3.request',
+        'aiohttp.request',
+    }
+)
+"""Functions that fetch a URL and return the response. The body is a source only when the URL is the tool
+caller's choice (a tool parameter, or made from one without a fixed host): a whole web page. An answer from
+an endpoint the code names (a search API, `f'https://api.example.com/search?q={query}'`) is not."""
+
+HTTP_CLIENTS = frozenset(
+    {
+        'requests.Session',
+        'requests.session',
+        'requests.sessions.Session',
+        'httpx.Client',
+        'httpx.AsyncClient',
+        'aiohttp.ClientSession',
+        'urllib3.PoolManager',
+        'urllib.request.build_opener',
+    }
+)
+"""HTTP clients: their `HTTP_METHODS` fetch a URL as `HTTP_CALLS` do."""
+
+HTTP_METHODS = frozenset({'get', 'post', 'put', 'patch', 'request', 'stream', 'send', 'open', 'urlopen'})
+
+RESPONSE_DATA_ATTRIBUTES = frozenset({'text', 'content', 'body', 'data'})
+RESPONSE_DATA_METHODS = frozenset(
+    {
+        'read',
+        'aread',
+        'text',
+        'readlines',
+        'iter_content',
+        'iter_lines',
+        'iter_text',
+        'iter_bytes',
+        'aiter_lines',
+        'aiter_text',
+        'aiter_bytes',
+        'iter_chunked',
+        'iter_any',
+    }
+)
+"""What a response's body is read through; `json()` is an API's answer, not a page, and is not among them."""
 
 READERS = frozenset({'csv.reader', 'csv.DictReader'})
 """Wrappers over an open file that read it as they are iterated."""
