@@ -3,13 +3,14 @@
 An unbounded tool return is a silent defect: no error, nothing in a log; it surfaces later as a full
 context window or a wrong decision. It shows in the code, though. The linter follows output from where
 it is produced (a subprocess or other process, a file read in any spelling, a container's `exec_run`,
-GitPython, a document converter, or a source you configure) through assignments, attributes,
-conditional expressions, comprehensions, wrapper objects, thread and executor hand-offs, and the
-helpers, methods and modules it calls within the paths linted, to every return of every tool function.
+GitPython, a document converter, a web page from a URL the model chose, or a source you configure)
+through assignments, attributes, conditional expressions, comprehensions, tuples, wrapper objects, thread
+and executor hand-offs, and the helpers, methods and modules it calls within the paths linted, to every
+return of every tool function.
 
-- `BTO001` a command's output returned without a bound; `BTO002` a whole file's contents returned
-  without a bound; `BTO003` output cut to a fixed size with nothing telling the model it was cut;
-  `BTO000` a file that cannot be parsed. `explain(code)` says what each means and how to fix it.
+- `BTO001` a command's output returned without a bound; `BTO002` a whole file's (document's, web page's)
+  contents returned without a bound; `BTO003` output cut to a fixed size with nothing telling the model
+  it was cut; `BTO000` a file that cannot be parsed. `explain(code)` says what each means and how to fix it.
 - A bound is a cap on size on the path to the return: a slice with a size, a sized read, a loop that
   stops at a count, a guard that compares the length (or a file's size) to a limit, this project's
   `condense`/`offload`, or `ToolOutputLimits()` on the agent the tool is registered with.
