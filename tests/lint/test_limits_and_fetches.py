@@ -244,6 +244,68 @@ def test_a_size_from_self_or_the_run_context_is_the_developers_not_the_models() 
     check(DEVELOPER_SIZES)
 
 
+SETTINGS = """
+import csv
+
+
+class Converter:
+    def __init__(self, max_chars: int | None = None, rows: int | None = None) -> None:
+        self.max_chars = max_chars
+        self.rows = rows
+
+    def _cut(self, content: str) -> str:
+        if self.max_chars and len(content) > self.max_chars:
+            return content[: self.max_chars] + '...'
+        return content
+
+    def convert(self, path: str) -> str:
+        return self._cut(Path(path).read_text())  # expect BTO002
+
+    def read_rows(self, path: str, rows: int | None = None) -> str:
+        limit = rows or self.rows
+        with open(path) as handle:
+            found = [row for row in csv.reader(handle)]
+        if limit is not None:
+            found = found[:limit]
+        return str(found)  # expect BTO002
+
+
+class CappedConverter:
+    def __init__(self, max_chars: int = 20_000) -> None:
+        self.max_chars = max_chars
+
+    def convert(self, path: str) -> str:
+        content = Path(path).read_text()
+        if self.max_chars and len(content) > self.max_chars:
+            return content[: self.max_chars] + '...'
+        return content
+
+
+tools = FunctionToolset([Converter().convert, Converter().read_rows, CappedConverter().convert])
+
+
+@agent.tool_plain
+def run(arguments: dict[str, object]) -> str:
+    out = make()
+    limit = arguments.get('max_chars')
+    if limit is None:
+        return out  # expect BTO001
+    return out[: int(limit)]
+
+@agent.tool_plain
+def run_default(arguments: dict[str, int]) -> str:
+    out = make()
+    limit = arguments.get('max_chars', 4000)
+    if not limit:
+        return out
+    return out[:limit]
+"""
+
+
+def test_a_setting_or_an_argument_that_defaults_to_none_leaves_output_whole() -> None:
+    check(SETTINGS)
+
+
 # ------------------------------------------------------------------------------ tuples
 
 TUPLES = """

@@ -15,7 +15,8 @@ from ._values import unbounded as is_unbounded
 
 __all__ = ['Analysis', 'Finding']
 
-_SUMMARY_ROUNDS = 12
+_SUMMARY_ROUNDS = 40
+"""Rounds of summaries at most: each round also reaches one call deeper from the tools."""
 _TOOL_DECORATORS = frozenset({'tool', 'tool_plain', 'function_tool', 'call_tool'})
 """`@agent.tool`, `@mcp.tool()`, `@function_tool`, and an MCP low-level server's `@server.call_tool()`."""
 _REGISTRARS = frozenset({'Tool', 'FunctionTool', 'FunctionToolset', 'StructuredTool', 'from_function'})
@@ -70,17 +71,47 @@ class Analysis:
         self._mro: dict[str, list[ClassInfo]] = {}
         self._reader: str | None = None
         self._dependencies: dict[str, set[str]] = {}
+        self._scheduled: dict[str, FunctionInfo] = {}
+        """Functions some tool may reach, in the order they were found: only these are summarised."""
+        self._new: set[str] = set()
+        self._scheduled_classes: dict[str, ClassInfo] = {}
+        self._new_classes = False
+        self._none_settings: dict[str, bool] = {}
 
     def aliases_of(self, function: FunctionInfo) -> dict[str, str]:
         """The module's imports and those inside the function (`from .shell import run` in a method)."""
         key = function.key
         if key not in self._aliases:
-            self._aliases[key] = {**function.module.aliases, **function_imports(function.node, function.module.package)}
+            module = function.module
+            if module.nested_imports:
+                inner = function_imports(function.node, module.package, module.nested_imports)
+                self._aliases[key] = {**module.aliases, **inner}
+            else:
+                self._aliases[key] = module.aliases
         return dict(self._aliases[key])
 
     def _depends(self, key: str) -> None:
         if self._reader is not None:
             self._dependencies.setdefault(self._reader, set()).add(key)
+
+    def schedule(self, function: FunctionInfo) -> None:
+        """A function a tool may reach: summarised from the next round on."""
+        if function.key not in self._scheduled:
+            self._scheduled[function.key] = function
+            self._new.add(function.key)
+
+    def _schedule_class(self, info: ClassInfo) -> None:
+        """A class whose attributes are read: every method may set them, so each is summarised."""
+        if info.key not in self._scheduled_classes:
+            self._scheduled_classes[info.key] = info
+            self._new_classes = True
+            for method in info.methods.values():
+                self.schedule(method)
+
+    @property
+    def unsettled(self) -> bool:
+        """Functions or classes reached since the summaries last settled."""
+        return bool(self._new) or self._new_classes
 
     # -------------------------------------------------------------------------------------- resolution
 
@@ -137,7 +168,16 @@ class Analysis:
 
     def attribute(self, info: ClassInfo, name: str) -> Value:
         self._depends(f'{info.key}.{name}')
+        self._schedule_class(info)
         return self.attributes.get(info.key, {}).get(name, EMPTY)
+
+    def may_be_none(self, info: ClassInfo, name: str) -> bool:
+        """Whether an instance setting may be None as the class leaves it: a class-level `x = None` default, or
+        `self.x = None` / `self.x = x` from a parameter that defaults to None, in the class or a base."""
+        key = f'{info.key}.{name}'
+        if key not in self._none_settings:
+            self._none_settings[key] = any(_sets_none(cls, name) for cls in self.mro(info))
+        return self._none_settings[key]
 
     def record_attribute(self, info: ClassInfo, name: str, value: Value) -> None:
         kept = Value(value.data().origins, value.marker, value.classes)
@@ -172,6 +212,7 @@ class Analysis:
         by a parameter judged by what the call passed for it (`sizing`), and each path that depends on a
         limit's absence or a URL's chooser kept or dropped by what the call passed."""
         self._depends(target.key)
+        self.schedule(target)
         return _substitute(self.summaries.get(target.key, EMPTY), arguments, sizing or {})
 
     def _parameters_as_origins(self, function: FunctionInfo) -> dict[str, Value]:
@@ -184,17 +225,21 @@ class Analysis:
             values[name] = Value(frozenset({Origin('param', name, index, function.module.path)}))
         return values
 
-    def settle(self) -> None:
-        """Summarise every function, then again only those that read a summary or attribute that changed."""
-        functions = [function for module in self.project.modules for function in module.every_function]
-        classes = list(self._classes.values())
-        due = {function.key for function in functions}
+    def settle(self, roots: Iterable[FunctionInfo] = ()) -> None:
+        """Summarise the functions the tools reach, found as they are called: each round summarises those
+        reached since the last one and again those that read a summary or attribute that changed. Code no
+        tool reaches is never summarised."""
+        for root in roots:
+            self.schedule(root)
+        due = set(self._new)
         for _ in range(_SUMMARY_ROUNDS):
+            self._new.clear()
+            self._new_classes = False
             self._pending_attributes = {name: dict(table) for name, table in self.attributes.items()}
-            for info in classes:
+            for info in list(self._scheduled_classes.values()):
                 self._class_level(info)
             changed: set[str] = set()
-            for function in functions:
+            for function in list(self._scheduled.values()):
                 if function.key not in due:
                     continue
                 self._reader = function.key
@@ -209,17 +254,18 @@ class Analysis:
                     if self.attributes.get(key, {}).get(name, EMPTY) != value:
                         changed.add(f'{key}.{name}')
             self.attributes = self._pending_attributes
-            if not changed:
+            if not changed and not self._new and not self._new_classes:
                 break
-            due = {reader for reader, read in self._dependencies.items() if read & changed}
+            # class bodies are read every round: a change may show there even when no summary reads it
+            due = {reader for reader, read in self._dependencies.items() if read & changed} | self._new
 
     # -------------------------------------------------------------------------------------- tools
 
-    def findings(self, module: Module) -> list[Finding]:
+    def findings(self, module: Module, tools: Sequence[FunctionInfo]) -> list[Finding]:
         lines = module.source.splitlines()
         covered = _limited_tools(module)
         found: list[Finding] = []
-        for function in _tools(module):
+        for function in tools:
             if function.key in covered:
                 continue
             evaluator = Evaluator(self, function, {}, param_names=function.all_parameters(), tool=True)
@@ -235,6 +281,31 @@ class Analysis:
                 if not _suppressed(lines, finding.line, finding.code)
             )
         return found
+
+
+def _sets_none(info: ClassInfo, name: str) -> bool:
+    constant = info.constants.get(name)
+    if isinstance(constant, ast.Constant) and constant.value is None:
+        return True
+    for method in info.methods.values():
+        arguments = method.node.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        given = positional[len(positional) - len(arguments.defaults) :]
+        defaults = {a.arg: d for a, d in zip(given, arguments.defaults, strict=True)}
+        defaults.update({a.arg: d for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d})
+        for node in ast.walk(method.node):
+            if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not any(dotted_name(target) in (f'self.{name}', f'cls.{name}') for target in targets):
+                continue
+            value = node.value
+            if isinstance(value, ast.Constant) and value.value is None:
+                return True
+            default = defaults.get(value.id) if isinstance(value, ast.Name) else None
+            if isinstance(default, ast.Constant) and default.value is None:
+                return True
+    return False
 
 
 _UNKNOWN = Sizing('fixed', 'fixed', 'fixed')
@@ -500,5 +571,12 @@ def _root(node: ast.expr) -> str:
 def lint_modules(modules: Iterable[Module], config: LintConfig) -> list[Finding]:
     ordered = list(modules)
     analysis = Analysis(ordered, config)
-    analysis.settle()
-    return [finding for module in ordered for finding in analysis.findings(module)]
+    tools = {module.path: list(_tools(module)) for module in ordered}
+    analysis.settle(tool for found in tools.values() for tool in found)
+    findings = [finding for module in ordered for finding in analysis.findings(module, tools[module.path])]
+    for _ in range(_SUMMARY_ROUNDS):
+        if not analysis.unsettled:
+            break
+        analysis.settle()  # a tool's own pass reached a function no summary had
+        findings = [finding for module in ordered for finding in analysis.findings(module, tools[module.path])]
+    return findings

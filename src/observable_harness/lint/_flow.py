@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -60,6 +61,8 @@ class Summaries(Protocol):
     def find_method(self, class_key: str, name: str) -> FunctionInfo | None: ...
 
     def attribute(self, info: ClassInfo, name: str) -> Value: ...
+
+    def may_be_none(self, info: ClassInfo, name: str) -> bool: ...
 
     def record_attribute(self, info: ClassInfo, name: str, value: Value) -> None: ...
 
@@ -152,17 +155,24 @@ def _terminates(body: Sequence[ast.stmt]) -> bool:
     return False
 
 
-_NAMES: dict[int, tuple[ast.AST, frozenset[str]]] = {}
+_NAMES: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
+_FACTS: weakref.WeakKeyDictionary[ast.AST, tuple[frozenset[str], frozenset[str]]] = weakref.WeakKeyDictionary()
 
 
 def _names(node: ast.AST) -> frozenset[str]:
-    # cached by node: the same expressions are looked at in every round; the node is kept so its id stays unique
-    cached = _NAMES.get(id(node))
-    if cached is not None and cached[0] is node:
-        return cached[1]
-    names = frozenset(child.id for child in ast.walk(node) if isinstance(child, ast.Name))
-    _NAMES[id(node)] = (node, names)
-    return names
+    # cached by node: the same expressions are looked at in every round, and gone with their tree
+    cached = _NAMES.get(node)
+    if cached is None:
+        cached = _NAMES[node] = frozenset(child.id for child in ast.walk(node) if isinstance(child, ast.Name))
+    return cached
+
+
+def _facts(node: ast.AST) -> tuple[frozenset[str], frozenset[str]]:
+    """A function's collections built item by item, and its limits: read once per function, not per pass."""
+    cached = _FACTS.get(node)
+    if cached is None:
+        cached = _FACTS[node] = (_accumulated(node), _limits(node))
+    return cached
 
 
 def _names_of(nodes: Sequence[ast.AST]) -> frozenset[str]:
@@ -298,10 +308,11 @@ class Evaluator:
         self.size_names: dict[str, ast.expr] = {}
         self.full_lengths: set[str] = set()
         """Names that may hold a whole length (`end = limit if limit else len(lines)`): no cap as a slice end."""
-        self.accumulators = _accumulated(self.node)
-        self.limits = _limits(self.node)
+        self.accumulators, self.limits = _facts(self.node)
         self.guards: dict[str, ast.expr] = {}
         self.fixed_hosts: set[str] = set()
+        self.definitions: dict[str, ast.expr] = {}
+        """What each local name was last set to, for the limit it may hold."""
         """Names holding a URL whose host the code sets (`url = f'{API}/search?q={query}'`)."""
         """Names holding a size test (`too_big = len(out) > LIMIT`), refined like the test itself."""
         self.state = closure.copy() if closure is not None else State()
@@ -417,6 +428,10 @@ class Evaluator:
                 self.full_lengths.add(target.id)
             else:
                 self.full_lengths.discard(target.id)
+            if source is not None:
+                self.definitions[target.id] = source
+            else:
+                self.definitions.pop(target.id, None)
             if source is not None and self.fixed_host(source):
                 self.fixed_hosts.add(target.id)
             else:
@@ -471,7 +486,7 @@ class Evaluator:
     def passed(self, argument: ast.expr, state: State) -> Sizing:
         return Sizing(self.limit_kind(argument, state), self.size_kind(_names(argument)), self.chooser(argument))
 
-    def limit_kind(self, node: ast.expr, state: State) -> str:
+    def limit_kind(self, node: ast.expr, state: State, seen: frozenset[str] = frozenset()) -> str:
         """What a limit's value is: `none` (no limit: `None`, `0`), `fixed`, `param` (the model's choice),
         `limit:n` (a helper's parameter `n` itself, which a call may pass as None) or `param:n` (made from it)."""
         if isinstance(node, ast.Constant):
@@ -489,10 +504,40 @@ class Evaluator:
             if not present and isinstance(default, ast.Constant) and default.value is None:
                 return 'none'
             return 'param'
+        dotted = dotted_name(node)
+        if dotted and dotted in state.present:
+            return self.size_kind(_names(node))
+        if isinstance(node, ast.Name) and node.id in self.definitions and node.id not in seen:
+            # a local limit is what it was made from: `limit = row_limit or self.row_limit`
+            return self.limit_kind(self.definitions[node.id], state, seen | {node.id})
         if isinstance(node, ast.Name) and node.id not in state.env:
             constant = self.module.constants.get(node.id)
             if isinstance(constant, ast.Constant) and constant.value is None:
                 return 'none'
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ('self', 'cls')
+            and self.function.owner is not None
+            and self.analysis.may_be_none(self.function.owner, node.attr)
+        ):
+            return 'none'  # a setting that defaults to None (`self.max_chars = max_chars` with `max_chars=None`)
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            # `a or b` is b wherever a is absent: the first that is not absent by default decides
+            kinds = [self.limit_kind(value, state, seen) for value in node.values]
+            return next((kind for kind in kinds if kind != 'none'), 'none')
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == 'get'
+            and 1 <= len(node.args) <= 2
+        ):
+            # `arguments.get('limit')` is absent unless given; `.get('limit', 100)` falls back to the default
+            if len(node.args) == 1:
+                return 'none'
+            fallback = self.limit_kind(node.args[1], state, seen)
+            chooser = self.size_kind(_names(node.func.value))
+            return chooser if fallback == 'fixed' and chooser != 'fixed' else fallback
         return self.size_kind(_names(node))
 
     @staticmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,6 +98,8 @@ class Module:
     """Every node of the tree, walked once."""
     star_imports: list[str] = field(default_factory=list[str])
     """Modules whose names this one re-exports with `from .x import *`."""
+    nested_imports: list[int] = field(default_factory=list[int])
+    """Lines of imports inside functions, in order: most functions have none, and need not be walked for them."""
 
     @classmethod
     def parse(cls, source: str, path: str) -> Module:
@@ -109,6 +112,9 @@ class Module:
         module = cls(path, source, tree, dotted, package)
         module.aliases = imports_of(tree.body, package)
         module.nodes = list(ast.walk(tree))
+        module.nested_imports = sorted(
+            node.lineno for node in module.nodes if isinstance(node, ast.Import | ast.ImportFrom) and node.col_offset
+        )
         module.star_imports = [
             _absolute(node, package)
             for node in tree.body
@@ -181,8 +187,13 @@ def imports_of(body: Sequence[ast.stmt], package: tuple[str, ...]) -> dict[str, 
     return aliases
 
 
-def function_imports(node: FunctionNode, package: tuple[str, ...]) -> dict[str, str]:
-    """The imports inside a function body (`from .local_exec import local_exec` in a method)."""
+def function_imports(node: FunctionNode, package: tuple[str, ...], nested: Sequence[int] = ()) -> dict[str, str]:
+    """The imports inside a function body (`from .local_exec import local_exec` in a method). `nested`, the
+    lines of the module's imports inside functions, spares walking a function that has none."""
+    if nested:
+        first = bisect.bisect_left(nested, node.lineno)
+        if first == len(nested) or nested[first] > (node.end_lineno or node.lineno):
+            return {}
     statements = [child for child in ast.walk(node) if isinstance(child, ast.Import | ast.ImportFrom)]
     return imports_of(statements, package)
 
