@@ -424,6 +424,27 @@ def page(url: str) -> str:
 @agent.tool_plain
 def docs_page() -> str:
     return download('https://docs.example.com/index.html')
+
+@agent.tool_plain
+def download_listed(name: str, listing: dict[str, dict[str, str]]) -> str:
+    info = listing[name]
+    if int(info.get('size', 0)) > 1_000_000:
+        return f'{name} is larger than 1 MB; ask for a part of it'
+    return requests.get(info['url']).text
+
+@agent.tool_plain
+def fetch_declared(url: str) -> str:
+    declared = requests.head(url).headers.get('content-length', '0')
+    if int(declared) > 1_000_000:
+        return f'{url} is larger than 1 MB'
+    return requests.get(url).text
+
+@agent.tool_plain
+def fetch_any_size(url: str) -> str:
+    size = requests.head(url).headers.get('etag', '')
+    if size:
+        return requests.get(url).text  # expect BTO002
+    return ''
 """
 
 

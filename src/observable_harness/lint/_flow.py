@@ -212,6 +212,27 @@ _CONTEXT_ANNOTATION = re.compile(r'\b(?:RunContext|Context|CancellationToken|Too
 """Parameters the framework fills in (a run context, a cancellation token): never chosen by the model."""
 
 
+_SIZE_KEYS = frozenset({'size', 'file_size', 'filesize', 'content-length', 'content_length', 'bytes'})
+
+
+def _declared_size(node: ast.AST) -> bool:
+    """A size a listing or a response's headers declare before the content is read: `info['size']`,
+    `meta.get('size', 0)`, `response.headers['Content-Length']`."""
+    key: ast.expr | None = None
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == 'get' and node.args:
+        key = node.args[0]
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ('int', 'float')
+        and node.args
+    ):
+        return _declared_size(node.args[0])
+    return isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.lower() in _SIZE_KEYS
+
+
 def _measures(node: ast.AST) -> bool:
     """Whether an expression measures a size on its face: `len(x)`, `path.stat().st_size`, `getsize(p)`."""
     for child in ast.walk(node):
@@ -220,6 +241,8 @@ def _measures(node: ast.AST) -> bool:
         if isinstance(child, ast.Attribute) and child.attr in ('st_size', 'size'):
             return True
         if isinstance(child, ast.Call) and dotted_name(child.func).endswith('getsize'):
+            return True
+        if _declared_size(child):
             return True
     return False
 
@@ -668,11 +691,15 @@ class Evaluator:
     def _is_size(self, node: ast.expr) -> bool:
         if isinstance(node, ast.NamedExpr):
             return self._is_size(node.value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ('int', 'float'):
+            return bool(node.args) and self._is_size(node.args[0])
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'len':
             return True
         if isinstance(node, ast.Attribute) and node.attr in ('st_size', 'size'):
             return True
         if isinstance(node, ast.Call) and dotted_name(node.func).endswith(('getsize', 'path.getsize')):
+            return True
+        if _declared_size(node):
             return True
         if isinstance(node, ast.Name) and node.id in self.size_names:
             return True
@@ -682,12 +709,14 @@ class Evaluator:
         """What a size expression measures: (variable name or '', whether it measures a file on disk)."""
         if isinstance(node, ast.NamedExpr):
             return self._size_subject(node.value, seen)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ('int', 'float'):
+            return self._size_subject(node.args[0], seen) if node.args else ('', False)
         if isinstance(node, ast.Name) and node.id in self.size_names and node.id not in seen:
             return self._size_subject(self.size_names[node.id], seen | {node.id})
         if isinstance(node, ast.BinOp):
             left = self._size_subject(node.left, seen)
             return left if left != ('', False) else self._size_subject(node.right, seen)
-        if isinstance(node, ast.Attribute) and node.attr in ('st_size', 'size'):
+        if (isinstance(node, ast.Attribute) and node.attr in ('st_size', 'size')) or _declared_size(node):
             return '', True
         if isinstance(node, ast.Call) and dotted_name(node.func).endswith('getsize'):
             return '', True
@@ -1206,7 +1235,8 @@ class Evaluator:
                 kind, shape = CALLS[qualified]
                 return self.origin(kind, qualified, node, shape=shape, bound=self._command_cap(node))
             if qualified in HTTP_CALLS:
-                return self.fetched(qualified, qualified.rsplit('.', 1)[-1], node)
+                fetched = self.fetched(qualified, qualified.rsplit('.', 1)[-1], node)
+                return fetched.capped('small') if state.size_checked else fetched
             if qualified in HTTP_CLIENTS:
                 return self.origin('web', qualified, node, shape='client')
             if qualified == 'getattr' and len(arguments) >= 2 and isinstance(node.args[1], ast.Constant):
@@ -1357,7 +1387,10 @@ class Evaluator:
             if not receiver.tainted or method != 'write':
                 return EMPTY
         if receiver.tainted:
-            return self.tainted_method(receiver, method, node, every)
+            result = self.tainted_method(receiver, method, node, every)
+            if state.size_checked and any(o.shape == 'client' for o in receiver.origins):
+                result = result.capped('small')  # fetched after its declared size was checked
+            return result
         if method == 'join':
             return self.combine(self.element(arguments[0]) if arguments else EMPTY, receiver)
         if method == 'format':
