@@ -101,7 +101,7 @@ FACTORY_DATA_METHODS = frozenset(
 
 HTTP_CALLS = frozenset(
     {
-        *(f'{library}.{verb}' for library in ('requests', 'httpx') for verb in ('get', 'post', 'request', 'stream')),
+        *(f'{library}.{verb}' for library in ('requests', 'httpx') for verb in ('get', 'request', 'stream')),
         'requests.api.get',
         'requests.api.request',
         'urllib.request.urlopen',
@@ -109,9 +109,11 @@ HTTP_CALLS = frozenset(
         'aiohttp.request',
     }
 )
-"""Functions that fetch a URL and return the response. The body is a source only when the URL is the tool
-caller's choice (a tool parameter, or made from one without a fixed host): a whole web page. An answer from
-an endpoint the code names (a search API, `f'https://api.example.com/search?q={query}'`) is not."""
+"""Functions that fetch a URL and return the response (`get`; `request` and `stream` whatever the method;
+`post`, `put` and `patch` send data to an endpoint and get its answer, and are left out). The body is a
+source only when the URL is the tool caller's choice (a tool parameter, or made from one without a fixed
+host): a whole web page. An answer from an endpoint the code names (a search API,
+`f'https://api.example.com/search?q={query}'`) is not."""
 
 HTTP_CLIENTS = frozenset(
     {
@@ -127,7 +129,9 @@ HTTP_CLIENTS = frozenset(
 )
 """HTTP clients: their `HTTP_METHODS` fetch a URL as `HTTP_CALLS` do."""
 
-HTTP_METHODS = frozenset({'get', 'post', 'put', 'patch', 'request', 'stream', 'send', 'open', 'urlopen'})
+HTTP_METHODS = frozenset({'get', 'request', 'stream', 'send', 'open', 'urlopen'})
+"""Reading a URL (or sending a request the code built): a page comes back. `post`, `put` and `patch` send data
+to an endpoint, whose answer is the endpoint's, and are left out."""
 
 RESPONSE_DATA_ATTRIBUTES = frozenset({'text', 'content', 'body', 'data'})
 RESPONSE_DATA_METHODS = frozenset(
