@@ -44,10 +44,10 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ._analysis import Finding, lint_modules
+from ._analysis import Finding, lint_modules, tools_of
 from ._codes import CODES, Code, explain
 from ._config import ConfigError, LintConfig, find_config, load_config
-from ._project import Module
+from ._project import FunctionInfo, Module
 
 __all__ = [
     'CODES',
@@ -100,6 +100,7 @@ def lint_paths(paths: Iterable[str | Path], config: LintConfig | None = None) ->
     helpers in other modules are followed; a missing path is a `FileNotFoundError`."""
     by_file: dict[str, list[Finding]] = {}  # in the order the files were found
     modules: list[Module] = []
+    tools: dict[str, list[FunctionInfo]] = {}
     for raw in paths:
         root = Path(raw)
         if not root.exists():
@@ -114,6 +115,9 @@ def lint_paths(paths: Iterable[str | Path], config: LintConfig | None = None) ->
             by_file[str(file)] = [parsed] if isinstance(parsed, Finding) else []
             if not isinstance(parsed, Finding):
                 modules.append(parsed)
-    for finding in lint_modules(modules, config or LintConfig()):
+                tools[parsed.path] = tools_of(parsed)
+                if not tools[parsed.path]:
+                    parsed.release()  # read again only if a tool's helper lives here: most files of a large tree
+    for finding in lint_modules(modules, config or LintConfig(), tools):
         by_file[finding.path].append(finding)
     return [finding for found in by_file.values() for finding in sorted(found)]

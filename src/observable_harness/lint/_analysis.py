@@ -13,7 +13,7 @@ from ._project import ClassInfo, FunctionInfo, Module, Project, dotted_name, fun
 from ._values import EMPTY, Origin, Value, join
 from ._values import unbounded as is_unbounded
 
-__all__ = ['Analysis', 'Finding']
+__all__ = ['Analysis', 'Finding', 'lint_modules', 'tools_of']
 
 _SUMMARY_ROUNDS = 40
 """Rounds of summaries at most: each round also reaches one call deeper from the tools."""
@@ -66,7 +66,7 @@ class Analysis:
         self.summaries: dict[str, Value] = {}
         self.attributes: dict[str, dict[str, Value]] = {}
         self._pending_attributes: dict[str, dict[str, Value]] = {}
-        self._classes = {info.key: info for module in modules for info in module.classes.values()}
+        self._modules = {module.path: module for module in modules}
         self._aliases: dict[str, dict[str, str]] = {}
         self._mro: dict[str, list[ClassInfo]] = {}
         self._reader: str | None = None
@@ -116,7 +116,9 @@ class Analysis:
     # -------------------------------------------------------------------------------------- resolution
 
     def class_by_key(self, key: str) -> ClassInfo | None:
-        return self._classes.get(key)
+        path, _, name = key.rpartition(':')
+        module = self._modules.get(path)
+        return module.classes.get(name) if module is not None else None
 
     def resolve(self, module: Module, qualified: str, aliases: dict[str, str]) -> FunctionInfo | ClassInfo | None:
         """A call's target among the linted modules: a local name, an imported one, or a module's member."""
@@ -568,15 +570,26 @@ def _root(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ''
 
 
-def lint_modules(modules: Iterable[Module], config: LintConfig) -> list[Finding]:
+def tools_of(module: Module) -> list[FunctionInfo]:
+    """The tool functions a module defines or registers."""
+    return list(_tools(module))
+
+
+def lint_modules(
+    modules: Iterable[Module], config: LintConfig, tools: dict[str, list[FunctionInfo]] | None = None
+) -> list[Finding]:
+    """Findings in the tools of `modules`, linted together. `tools` (by module path) is what `tools_of` found,
+    when the caller has already looked (and released the modules that have none)."""
     ordered = list(modules)
     analysis = Analysis(ordered, config)
-    tools = {module.path: list(_tools(module)) for module in ordered}
+    if tools is None:
+        tools = {module.path: tools_of(module) for module in ordered}
     analysis.settle(tool for found in tools.values() for tool in found)
-    findings = [finding for module in ordered for finding in analysis.findings(module, tools[module.path])]
+    with_tools = [module for module in ordered if tools.get(module.path)]
+    findings = [finding for module in with_tools for finding in analysis.findings(module, tools[module.path])]
     for _ in range(_SUMMARY_ROUNDS):
         if not analysis.unsettled:
             break
         analysis.settle()  # a tool's own pass reached a function no summary had
-        findings = [finding for module in ordered for finding in analysis.findings(module, tools[module.path])]
+        findings = [finding for module in with_tools for finding in analysis.findings(module, tools[module.path])]
     return findings
