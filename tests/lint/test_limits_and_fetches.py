@@ -403,6 +403,15 @@ def search_path(query: str) -> str:
     return requests.get(f'https://api.search.example/v1/{query}').text
 
 @agent.tool_plain
+def profile(username: str | None = None) -> str:
+    url = f'https://api.social.example/users/{username}' if username else 'https://api.social.example/me'
+    return requests.get(url).text
+
+@agent.tool_plain
+def notify(url: str, message: str) -> str:
+    return requests.post(url, json={'text': message}).text
+
+@agent.tool_plain
 def status(url: str) -> str:
     response = requests.get(url)
     return f'{response.status_code} {response.headers.get("content-type")}'
@@ -450,6 +459,67 @@ def fetch_any_size(url: str) -> str:
 
 def test_a_page_from_a_url_the_model_chooses_is_a_whole_document() -> None:
     check(FETCHES)
+
+
+READ_IN_HELPERS = """
+import requests
+
+
+class Requests:
+    def __init__(self, headers: dict[str, str] | None = None) -> None:
+        self.headers = headers
+
+    def get(self, url: str, **kwargs: object) -> requests.Response:
+        return requests.get(url, headers=self.headers, **kwargs)
+
+
+class RequestsWrapper:
+    @property
+    def requests(self) -> Requests:
+        return Requests(headers={'User-Agent': 'agent'})
+
+    def _content(self, response: requests.Response) -> str:
+        return response.text
+
+    def get(self, url: str, **kwargs: object) -> str:
+        return self._content(self.requests.get(url, **kwargs))
+
+
+class RequestsGetTool:
+    def __init__(self) -> None:
+        self.wrapper = RequestsWrapper()
+
+    def run(self, url: str) -> str:
+        return self.wrapper.get(url.strip())  # expect BTO002
+
+    def status(self, url: str) -> str:
+        return str(self.wrapper.requests.get(url).status_code)
+
+
+get_tools = FunctionToolset([RequestsGetTool().run, RequestsGetTool().status])
+
+
+def read_all(process: subprocess.Popen[str]) -> str:
+    assert process.stdout is not None
+    return process.stdout.read()
+
+
+def exit_code(process: subprocess.Popen[str]) -> str:
+    return str(process.wait())
+
+
+@agent.tool_plain
+def build_streamed() -> str:
+    return read_all(subprocess.Popen(['make'], stdout=subprocess.PIPE, text=True))  # expect BTO001
+
+@agent.tool_plain
+def build_status() -> str:
+    return exit_code(subprocess.Popen(['make'], stdout=subprocess.PIPE, text=True))
+"""
+
+
+def test_a_helper_that_reads_what_it_is_given_returns_output() -> None:
+    check(READ_IN_HELPERS)
 
 
 def test_an_mcp_low_level_call_tool_handler_is_a_tool_and_its_fetch_helper_is_followed(tmp_path: Path) -> None:

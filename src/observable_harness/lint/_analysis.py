@@ -310,6 +310,9 @@ def _sets_none(info: ClassInfo, name: str) -> bool:
     return False
 
 
+_READABLE = frozenset({'handle', 'process', 'result', 'status', 'response', 'error'})
+"""What a helper that reads its parameter (`Origin.read`) turns into output."""
+
 _UNKNOWN = Sizing('fixed', 'fixed', 'fixed')
 """A parameter the call gives no sizing for (the receiver, `*args`): a fixed limit, a URL not the model's."""
 
@@ -353,6 +356,8 @@ def _substitute(summary: Value, arguments: dict[str, Value], sizes: dict[str, Si
             continue
         argument = arguments.get(origin.source, EMPTY)
         for given in argument.origins:
+            if origin.read and given.shape in _READABLE:
+                given = replace(given, shape='data')
             changed = given.capped(origin.bound) if origin.bound else given
             origins.add(replace(changed, marked=True) if origin.marked else changed)
         classes |= argument.classes

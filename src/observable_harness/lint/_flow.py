@@ -175,6 +175,13 @@ def _facts(node: ast.AST) -> tuple[frozenset[str], frozenset[str]]:
     return cached
 
 
+_READ_METHODS = PROCESS_DATA_METHODS | RESPONSE_DATA_METHODS | {'readline'}
+
+
+def _is_property(node: FunctionNode) -> bool:
+    return any(dotted_name(d).rsplit('.', 1)[-1] in ('property', 'cached_property') for d in node.decorator_list)
+
+
 def _names_of(nodes: Sequence[ast.AST]) -> frozenset[str]:
     return frozenset[str]().union(*map(_names, nodes))
 
@@ -554,6 +561,7 @@ class Evaluator:
             and isinstance(node.func, ast.Attribute)
             and node.func.attr == 'get'
             and 1 <= len(node.args) <= 2
+            and isinstance(node.args[0], ast.Constant)
         ):
             # `arguments.get('limit')` is absent unless given; `.get('limit', 100)` falls back to the default
             if len(node.args) == 1:
@@ -914,6 +922,12 @@ class Evaluator:
             for cls in self.analysis.mro(info):
                 if name in cls.constants and isinstance(cls.constants[name], ast.Constant | ast.JoinedStr):
                     values.append(self.constant_marker(cls.constants[name]))
+                method = cls.methods.get(name)
+                if method is not None and _is_property(method.node):
+                    # `self.requests` read through `@property def requests(self)`: what the getter returns
+                    names = method.parameters()
+                    bound = {names[0]: Value(classes=frozenset({info.key}))} if names else {}
+                    values.append(self.analysis.apply(method, bound))
                 values.append(self.analysis.attribute(cls, name))
         return join(values)
 
@@ -921,7 +935,8 @@ class Evaluator:
         kept: set[Origin] = set()
         for origin in base.origins:
             if origin.kind == 'param':
-                kept.add(origin)
+                read = name in PROCESS_DATA_ATTRIBUTES or name in RESPONSE_DATA_ATTRIBUTES
+                kept.add(replace(origin, read=True) if read else origin)
             elif origin.shape in ('result', 'status', 'error', 'process'):
                 if name in PROCESS_DATA_ATTRIBUTES:
                     kept.add(replace(origin, shape='data'))
@@ -1108,7 +1123,9 @@ class Evaluator:
         """What iterating a value gives: lines of a file, items of a list, pages of a document."""
         kept: set[Origin] = set()
         for origin in value.origins:
-            if origin.shape in ('handle', 'process', 'result', 'status', 'response'):
+            if origin.kind == 'param':
+                kept.add(replace(origin, read=True))
+            elif origin.shape in ('handle', 'process', 'result', 'status', 'response'):
                 kept.add(replace(origin, shape='data'))
             elif origin.shape not in ('error', 'client'):
                 kept.add(origin)
@@ -1162,7 +1179,9 @@ class Evaluator:
         """An HTTP response: a source of a whole page when the URL is the tool caller's choice (see `chooser`)."""
         # `request(method, url)` and `stream(method, url)` name the method first
         urls: list[ast.expr] = list(node.args[1:2] if verb in ('request', 'stream') else node.args[:1])
-        urls += [k.value for k in node.keywords if k.arg in ('url', 'uri') or k.arg is None]
+        urls += [k.value for k in node.keywords if k.arg in ('url', 'uri')]
+        if not urls:  # `session.request(**request_kwargs)`: the URL is somewhere in there
+            urls = [k.value for k in node.keywords if k.arg is None]
         choosers = {self.chooser(url) for url in urls} - {'fixed'}
         if not choosers:
             return EMPTY
@@ -1191,6 +1210,10 @@ class Evaluator:
             return isinstance(head, ast.FormattedValue) and self.fixed_host(head.value)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod):
             return self.fixed_host(node.left)
+        if isinstance(node, ast.IfExp):
+            return self.fixed_host(node.body) and self.fixed_host(node.orelse)
+        if isinstance(node, ast.BoolOp):
+            return all(self.fixed_host(value) for value in node.values)
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr == 'format':
@@ -1299,7 +1322,15 @@ class Evaluator:
 
     def wrapped(self, every: Value) -> Value:
         """An unknown call given output: its result carries it (a wrapper, a parser); reading a handle reads it."""
-        return every.map(lambda o: replace(o, shape='data') if o.shape in ('handle', 'process') else o)
+        return every.map(
+            lambda o: (
+                replace(o, read=True)
+                if o.kind == 'param'
+                else replace(o, shape='data')
+                if o.shape in ('handle', 'process')
+                else o
+            )
+        )
 
     def _handoff(self, qualified: str, func: ast.expr) -> int | None:
         if qualified in HANDOFF_CALLS:
@@ -1402,7 +1433,9 @@ class Evaluator:
     def tainted_method(self, receiver: Value, method: str, node: ast.Call, every: Value) -> Value:
         kept: set[Origin] = set()
         for origin in receiver.origins:
-            if origin.kind == 'param' or origin.shape == 'data':
+            if origin.kind == 'param' and method in _READ_METHODS:
+                kept.add(replace(origin, read=True))  # reads what it is given: see `Origin.read`
+            elif origin.kind == 'param' or origin.shape == 'data':
                 if method in ('group', 'groups', 'groupdict'):
                     kept.add(origin.capped('small'))  # a match's group: the part a pattern picked out
                 elif method in ('splitlines', 'split', 'rsplit', 'json'):

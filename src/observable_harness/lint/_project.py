@@ -200,7 +200,6 @@ class Module:
         return info
 
 
-
 def imports_of(body: Sequence[ast.stmt], package: tuple[str, ...]) -> dict[str, str]:
     """Local name -> qualified name for the imports in `body` (not descending into functions or classes)."""
     aliases: dict[str, str] = {}

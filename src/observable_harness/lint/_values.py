@@ -74,6 +74,9 @@ class Origin:
     pieces: bool = False
     """Split into lines or words: one item picked by position (`lines[-1]`) is a small part, not the whole."""
     needs: str = ''
+    read: bool = False
+    """A helper's parameter it reads from (`response.text`, `proc.stdout`, iterating a handle): where a call
+    passes a response, a process or a handle, what the helper returns is its output."""
     """Inside a helper, a page fetched from the helper's parameter `needs`: a source only where a call passes a
     URL the tool's caller chose."""
 
