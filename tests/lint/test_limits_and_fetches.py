@@ -359,6 +359,7 @@ import urllib.request
 
 import httpx
 import requests
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 SEARCH_API = 'https://api.search.example/v1/search'
 
@@ -372,6 +373,11 @@ async def fetch_async(url: str) -> str:
     async with httpx.AsyncClient() as client:
         response = await client.get(url, follow_redirects=True)
     return response.text  # expect BTO002
+
+@agent.tool_plain
+async def fetch_mcp_client(url: str) -> str:
+    async with create_mcp_http_client(headers={'User-Agent': 'agent'}) as client:
+        return (await client.get(url)).text  # expect BTO002
 
 @agent.tool_plain
 def fetch_urllib(url: str) -> str:
@@ -570,3 +576,73 @@ def test_an_mcp_low_level_call_tool_handler_is_a_tool_and_its_fetch_helper_is_fo
     [finding] = lint_paths([tmp_path])
     assert (Path(finding.path).name, finding.code, finding.function) == ('server.py', 'BTO002', 'whole')
     assert finding.source == 'httpx.AsyncClient.get' and 'fetching.py:7' in finding.message
+
+
+# ------------------------------------------------------------------------------ terminals, builds, loops
+
+TERMINALS = """
+import os
+import pty
+import select
+import time
+
+import docker
+
+
+def read_chunk(fd: int) -> str:
+    return os.read(fd, 1024).decode(errors='replace')
+
+
+def run_in_pty(command: str, timeout: float = 30) -> tuple[int, str]:
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvp('/bin/sh', ['/bin/sh', '-c', command])
+    chunks = []
+    started = time.time()
+    while True:
+        if time.time() - started > timeout:
+            break
+        readable, _, _ = select.select([fd], [], [], 0.1)
+        if fd in readable:
+            data = read_chunk(fd)
+            if not data:
+                break
+            chunks.append(data)
+    _, status = os.waitpid(pid, 0)
+    return status, ''.join(chunks)
+
+
+@agent.tool_plain
+def shell(command: str) -> str:
+    status, output = run_in_pty(command)
+    return f'exit {status}\\n{output}'  # expect BTO001
+
+@agent.tool_plain
+def shell_status(command: str) -> str:
+    status, _ = run_in_pty(command)
+    return f'exit {status}'
+
+@agent.tool_plain
+def first_lines(path: str) -> str:
+    shown = []
+    with open(path) as handle:
+        for number, line in enumerate(handle):
+            if number >= 100:
+                break
+            shown.append(line)
+    return ''.join(shown)  # expect BTO003
+
+@agent.tool_plain
+def build_image(path: str) -> str:
+    image, logs = docker.from_env().images.build(path=path)
+    return '\\n'.join(str(entry) for entry in logs)  # expect BTO001
+
+@agent.tool_plain
+def build_image_id(path: str) -> str:
+    image, _ = docker.from_env().images.build(path=path)
+    return str(image.id)
+"""
+
+
+def test_terminal_output_read_in_chunks_and_docker_build_logs_are_output() -> None:
+    check(TERMINALS)

@@ -654,7 +654,9 @@ class Evaluator:
         return self.block(node.orelse, after) if node.orelse else after
 
     def _loop_cap(self, node: ast.For | ast.AsyncFor | ast.While) -> str:
-        """A loop that stops at a count (`if n >= limit: break`, `while len(out) < limit`) caps what it collects."""
+        """A loop that stops at a count (`if n >= limit: break`, `while len(out) < limit`) caps what it collects.
+        A count is a length, a name the loop adds to (`n += 1`), or its own index (`for i, line in
+        enumerate(f)`); a loop that stops on a membership test or a clock is no cap on size."""
         tests: list[ast.expr] = []
         if isinstance(node, ast.While) and isinstance(node.test, ast.Compare):
             tests.append(node.test)
@@ -664,7 +666,25 @@ class Evaluator:
             if isinstance(statement, ast.If)
             and any(isinstance(inner, ast.Break) for inner in _statements(statement.body))
         )
-        compares = [test for test in tests if any(isinstance(c, ast.Compare) for c in ast.walk(test))]
+        counters = {
+            child.target.id
+            for child in ast.walk(node)
+            if isinstance(child, ast.AugAssign) and isinstance(child.target, ast.Name) and isinstance(child.op, ast.Add)
+        }
+        if (
+            isinstance(node, ast.For | ast.AsyncFor)
+            and isinstance(node.iter, ast.Call)
+            and dotted_name(node.iter.func) in ('enumerate', 'range')
+        ):
+            counters |= _names(node.target)
+
+        def counts(compare: ast.Compare) -> bool:
+            if any(isinstance(op, ast.In | ast.NotIn | ast.Is | ast.IsNot) for op in compare.ops):
+                return False
+            sides = [compare.left, *compare.comparators]
+            return any(_measures(side) or bool(_names(side) & counters) for side in sides)
+
+        compares = [test for test in tests if any(isinstance(c, ast.Compare) and counts(c) for c in ast.walk(test))]
         if not compares:
             return ''
         return self.size_kind(frozenset[str]().union(*(_names(test) for test in compares)))
@@ -1276,6 +1296,9 @@ class Evaluator:
                 return self.wrapped(self.element(arguments[0])).capped(self.size_kind(sized))
             if qualified in OPENERS:
                 return self.file_opened(qualified, node, state)
+            if qualified == 'os.read' and arguments:
+                # a chunk of a pipe or a terminal: read in a loop until it ends, its size is no cap
+                return self.element(arguments[0])
             if qualified in FACTORY_CALLS:
                 return self.origin(FACTORY_CALLS[qualified], qualified, node, shape='factory')
             if qualified in EXCLUDED_CALLS or qualified.startswith(('logging.', 'logger.')):
@@ -1375,6 +1398,8 @@ class Evaluator:
             return self.origin('command', 'diff(create_patch=True) (GitPython)', node)
         if method == 'exec_run':
             return self.origin('command', 'exec_run', node, shape='status')
+        if method == 'build' and isinstance(receiver_node, ast.Attribute) and receiver_node.attr == 'images':
+            return self.origin('command', 'images.build', node, shape='status')  # (image, build log)
         if isinstance(receiver_node, ast.Attribute) and receiver_node.attr == 'containers':
             if method == 'run' and not any(
                 k.arg == 'detach' and isinstance(k.value, ast.Constant) and k.value.value for k in node.keywords

@@ -38,6 +38,10 @@ CALLS: dict[str, tuple[str, str]] = {
     'subprocess.getstatusoutput': ('command', 'status'),
     'subprocess.Popen': ('command', 'process'),
     'os.popen': ('command', 'process'),
+    'pty.fork': ('command', 'process'),
+    'pty.openpty': ('command', 'process'),
+    'os.openpty': ('command', 'process'),
+    'os.forkpty': ('command', 'process'),
     'asyncio.create_subprocess_exec': ('command', 'process'),
     'asyncio.create_subprocess_shell': ('command', 'process'),
     'asyncio.subprocess.create_subprocess_exec': ('command', 'process'),
@@ -125,6 +129,7 @@ HTTP_CLIENTS = frozenset(
         'aiohttp.ClientSession',
         'urllib3.PoolManager',
         'urllib.request.build_opener',
+        'mcp.shared._httpx_utils.create_mcp_http_client',
     }
 )
 """HTTP clients: their `HTTP_METHODS` fetch a URL as `HTTP_CALLS` do."""
