@@ -46,6 +46,11 @@ LABEL_VALUES: dict[str, LabelValue] = {
     'fate': 'kept',
     'policy': 'failures',
     'agent': 'triage',
+    'provider': 'anthropic',
+    'estimate': 'expected',
+    'pricing': 'priced',
+    'direction': 'input',
+    'reminded': True,
 }
 
 # Series beyond the representative one, so that every dashboard query and alert expression (which
@@ -62,6 +67,18 @@ EXTRA_SERIES: dict[str, list[tuple[float, tuple[LabelValue, ...]]]] = {
     names.REMINDERS_CACHE_POINTS.name: [(1, (False, 'no_content'))],
     names.REMINDERS_FIRED.name: [(2, ('goal_reanchor', 'goal_reanchor'))],
     names.BAND_THRESHOLD_CHARS.name: [(50_000, ('fetch_logs', 'summarize', 'triage'))],
+    names.COST_AVOIDED.name: [(0.5, ('fetch_logs', 'test', 'lower')), (4.0, ('fetch_logs', 'test', 'upper'))],
+    names.USAGE_TOKENS.name: [
+        (900, ('test', 'anthropic', 'cache_read')),
+        (100, ('test', 'anthropic', 'uncached_input')),
+        (50, ('test', 'anthropic', 'cache_write')),
+    ],
+    names.USAGE_RESPONSES.name: [(1, ('in-house', 'vllm', 'unknown_model'))],
+    names.REMINDERS_INPUT_TOKENS.name: [
+        (800, ('test', True, 'cache_read')),
+        (900, ('test', False, 'cache_read')),
+        (100, ('test', False, 'uncached_input')),
+    ],
 }
 
 _SIZES = (300.0, 3_000.0, 30_000.0)
@@ -83,7 +100,7 @@ def catalog() -> None:
             for amount, extra in extras:
                 counter.add(amount, *extra)
         elif spec.kind == 'histogram':
-            scale = 1e-5 if spec.unit == 's' else 1.0
+            scale = 1e-5 if spec.unit == 's' else 1e-4 if spec.unit == names.USD else 1.0
             for size in _SIZES:
                 instrumentation.histogram(spec).record(size * scale, *labels)
         else:

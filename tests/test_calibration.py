@@ -230,3 +230,69 @@ def test_docstring_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "'grep': [" in out
     assert 'Band(over=5_000' in out
+
+
+MONEY_EXPOSITION = '\n'.join(
+    [
+        '# TYPE tool_output_cost_avoided_usd_total counter',
+        *(
+            f'tool_output_cost_avoided_usd_total{{tool="{tool}",model="{model}",estimate="{estimate}"}} {value}'
+            for tool, model, estimate, value in (
+                ('grep', 'claude-sonnet-4-6', 'lower', 0.2),
+                ('grep', 'claude-sonnet-4-6', 'expected', 0.9),
+                ('grep', 'claude-sonnet-4-6', 'upper', 2.0),
+                ('grep', 'gpt-4o', 'lower', 0.1),
+                ('grep', 'gpt-4o', 'expected', 0.15),
+                ('grep', 'gpt-4o', 'upper', 0.2),
+                ('read_file', 'claude-sonnet-4-6', 'lower', 0.5),
+                ('read_file', 'claude-sonnet-4-6', 'expected', 3.5),
+                ('read_file', 'claude-sonnet-4-6', 'upper', 5.0),
+                # Responses that reported no input tokens leave no expected figure: ranked by the lower bound.
+                ('fetch', 'gpt-4o', 'lower', 1.2),
+                ('fetch', 'gpt-4o', 'upper', 2.4),
+            )
+        ),
+        '',
+    ]
+)
+
+
+def test_money_is_summed_over_models_per_tool_and_ranked_by_its_expected_figure() -> None:
+    money = {m.tool: m for m in calibration.parse_money(MONEY_EXPOSITION)}
+    grep = money['grep']
+    assert (grep.lower, grep.expected, grep.upper) == pytest.approx((0.3, 1.05, 2.2))
+    assert grep.models == ('claude-sonnet-4-6', 'gpt-4o')
+    assert money['fetch'].expected is None
+    ranked = calibration.rank_by_money(money.values())
+    assert [m.tool for m in ranked] == ['read_file', 'fetch', 'grep']
+    assert calibration.parse_money('# TYPE up gauge\nup 1\n') == []
+
+
+def test_cli_ranks_tools_by_money_and_annotates_the_proposals(
+    traffic_exposition: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / 'metrics.txt'
+    saved.write_text(traffic_exposition + MONEY_EXPOSITION, encoding='utf-8')
+    assert main(['calibrate', str(saved), '--rank', 'money']) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if not line.startswith('#')]
+    assert lines == [
+        '  1. read_file  $3.50 expected, $0.50 to $5.00 (claude-sonnet-4-6)',
+        '  2. fetch      $1.20 to $2.40 (gpt-4o)',
+        '  3. grep       $1.05 expected, $0.30 to $2.20 (claude-sonnet-4-6, gpt-4o)',
+    ]
+    # Without --rank, a tool the money series name gets its figure beside its proposal.
+    money_for_run_tests = MONEY_EXPOSITION.replace('tool="grep"', 'tool="run_tests"')
+    saved.write_text(traffic_exposition + money_for_run_tests, encoding='utf-8')
+    assert main(['calibrate', str(saved)]) == 0
+    printed = capsys.readouterr().out
+    assert '#   re-sends avoided: $1.05 expected, $0.30 to $2.20 (claude-sonnet-4-6, gpt-4o)' in printed
+    assert printed.count('re-sends avoided') == 1
+
+
+def test_ranking_without_priced_re_sends_says_what_records_them(
+    traffic_exposition: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / 'metrics.txt'
+    saved.write_text(traffic_exposition, encoding='utf-8')
+    assert main(['calibrate', str(saved), '--rank', 'money']) == 2
+    assert 'no priced re-sends' in capsys.readouterr().err

@@ -26,7 +26,11 @@ The method, per tool and size unit:
    dashboards show summaries paying for themselves.
 
 The proposal is printed as Python to paste into `ToolOutputLimits(per_tool=...)`, each band with the
-reason for its threshold and the measured distribution above it.
+reason for its threshold and the measured distribution above it, and, where the source has them, what
+the tool's reductions avoided in money (`tool_output_cost_avoided_usd_total`, priced per model with
+genai-prices): the expected figure, between the lower bound (every avoided re-send a cache read) and the
+upper bound (every one at the input price). `rank_by_money` orders the tools by that expected figure:
+the tools at the top are where a threshold is worth the most care.
 
 ```python
 from observable_harness.calibration import parse_exposition, propose, render_python
@@ -67,20 +71,28 @@ if TYPE_CHECKING:
 __all__ = [
     'CalibrationError',
     'Limits',
+    'MoneyAvoided',
     'ProposedBand',
     'SizeDistribution',
     'ToolProposal',
     'check_window',
+    'is_prometheus_server',
     'load',
+    'load_money',
     'parse_exposition',
+    'parse_money',
     'propose',
     'query_prometheus',
+    'rank_by_money',
+    'read_exposition',
     'render_python',
+    'render_ranking',
 ]
 
 _BUCKET_SERIES = {spec.exposed + '_bucket': unit for unit, spec in names.SIZE_BY_UNIT.items()}
 _SUM_SERIES = {spec.exposed + '_sum': unit for unit, spec in names.SIZE_BY_UNIT.items()}
 _SIZE_METRICS = ' or '.join(spec.exposed for spec in names.SIZE_BY_UNIT.values())
+_MONEY_SERIES = names.COST_AVOIDED.exposed
 
 
 class CalibrationError(Exception):
@@ -201,8 +213,8 @@ def _collect(
     ]
 
 
-def parse_exposition(text: str) -> list[SizeDistribution]:
-    """Size distributions from a Prometheus text (or OpenMetrics) exposition, one per tool and unit."""
+def _samples(text: str) -> Iterable[tuple[str, dict[str, str], float]]:
+    """`(series, labels, value)` of a Prometheus text (or OpenMetrics) exposition."""
     with needs_extra('telemetry', 'reading a Prometheus exposition'):
         from prometheus_client.openmetrics import parser as openmetrics
         from prometheus_client.parser import text_string_to_metric_families as parse_text
@@ -213,19 +225,27 @@ def parse_exposition(text: str) -> list[SizeDistribution]:
         if text.rstrip().endswith('# EOF')
         else parse_text
     )
-    rows: list[tuple[dict[str, str], float]] = []
-    sums: list[tuple[dict[str, str], float]] = []
     try:
-        for family in parse(text):
-            for sample in family.samples:
-                if sample.name in _BUCKET_SERIES:
-                    rows.append(({**sample.labels, 'size_unit': _BUCKET_SERIES[sample.name]}, float(sample.value)))
-                elif sample.name in _SUM_SERIES:
-                    sums.append(({**sample.labels, 'size_unit': _SUM_SERIES[sample.name]}, float(sample.value)))
+        return [
+            (sample.name, dict(sample.labels), float(sample.value))
+            for family in parse(text)
+            for sample in family.samples
+        ]
     except ValueError as error:
         raise CalibrationError(
             f'not a Prometheus exposition ({error}); save one with `curl <endpoint>/metrics`'
         ) from error
+
+
+def parse_exposition(text: str) -> list[SizeDistribution]:
+    """Size distributions from a Prometheus text (or OpenMetrics) exposition, one per tool and unit."""
+    rows: list[tuple[dict[str, str], float]] = []
+    sums: list[tuple[dict[str, str], float]] = []
+    for name, labels, value in _samples(text):
+        if name in _BUCKET_SERIES:
+            rows.append(({**labels, 'size_unit': _BUCKET_SERIES[name]}, value))
+        elif name in _SUM_SERIES:
+            sums.append(({**labels, 'size_unit': _SUM_SERIES[name]}, value))
     return _collect(rows, sums)
 
 
@@ -239,6 +259,17 @@ def _get(url: str, timeout: float) -> str:
     except (urllib.error.URLError, OSError) as error:
         reason = getattr(error, 'reason', error)
         raise CalibrationError(f'could not reach {url} ({reason}); is the server running and the URL right?') from error
+
+
+def _instant(base_url: str, expr: str, timeout: float) -> list[tuple[dict[str, str], float]]:
+    url = f'{base_url.rstrip("/")}/api/v1/query?{urllib.parse.urlencode({"query": expr})}'
+    try:
+        payload = json.loads(_get(url, timeout))
+    except json.JSONDecodeError as error:
+        raise CalibrationError(f'{base_url} is not a Prometheus API (no JSON at /api/v1/query)') from error
+    if payload.get('status') != 'success':
+        raise CalibrationError(f'Prometheus rejected the query: {payload.get("error")}')
+    return [(item['metric'], float(item['value'][1])) for item in payload['data']['result']]
 
 
 _DURATION = re.compile(r'(?:\d+(?:ms|[smhdwy]))+')
@@ -259,14 +290,7 @@ def query_prometheus(base_url: str, window: str = '7d', timeout: float = 30.0) -
     check_window(window)
 
     def instant(expr: str) -> list[tuple[dict[str, str], float]]:
-        url = f'{base_url.rstrip("/")}/api/v1/query?{urllib.parse.urlencode({"query": expr})}'
-        try:
-            payload = json.loads(_get(url, timeout))
-        except json.JSONDecodeError as error:
-            raise CalibrationError(f'{base_url} is not a Prometheus API (no JSON at /api/v1/query)') from error
-        if payload.get('status') != 'success':
-            raise CalibrationError(f'Prometheus rejected the query: {payload.get("error")}')
-        return [(item['metric'], float(item['value'][1])) for item in payload['data']['result']]
+        return _instant(base_url, expr, timeout)
 
     # See the module docstring, step 1, for why max_over_time and not increase().
     buckets: list[tuple[dict[str, str], float]] = []
@@ -280,19 +304,34 @@ def query_prometheus(base_url: str, window: str = '7d', timeout: float = 30.0) -
     return _collect(buckets, sums)
 
 
-def load(source: str, *, window: str = '7d', timeout: float = 30.0) -> list[SizeDistribution]:
-    """Read distributions from `source`: a file (`-` for stdin), a `/metrics` URL, or a Prometheus URL."""
+def is_prometheus_server(source: str) -> bool:
+    """Whether `source` names a Prometheus server (an http(s) URL whose path is not a `/metrics` endpoint)."""
+    return source.startswith(('http://', 'https://')) and not urllib.parse.urlsplit(source).path.rstrip('/').endswith(
+        '/metrics'
+    )
+
+
+def read_exposition(source: str, timeout: float = 30.0) -> str:
+    """The exposition text of a file (`-` for stdin) or a live `/metrics` URL."""
     if source.startswith(('http://', 'https://')):
-        if urllib.parse.urlsplit(source).path.rstrip('/').endswith('/metrics'):
-            distributions = parse_exposition(_get(source, timeout))
-        else:
-            distributions = query_prometheus(source, window, timeout)
+        return _get(source, timeout)
+    try:
+        return sys.stdin.read() if source == '-' else Path(source).read_text(encoding='utf-8')
+    except OSError as error:
+        raise CalibrationError(f'could not read {source}: {error.strerror or error}') from error
+
+
+def load(
+    source: str, *, window: str = '7d', timeout: float = 30.0, exposition: str | None = None
+) -> list[SizeDistribution]:
+    """Read distributions from `source`: a file (`-` for stdin), a `/metrics` URL, or a Prometheus URL.
+
+    `exposition`: the source's text, already read (stdin can be read once only).
+    """
+    if exposition is None and is_prometheus_server(source):
+        distributions = query_prometheus(source, window, timeout)
     else:
-        try:
-            text = sys.stdin.read() if source == '-' else Path(source).read_text(encoding='utf-8')
-        except OSError as error:
-            raise CalibrationError(f'could not read {source}: {error.strerror or error}') from error
-        distributions = parse_exposition(text)
+        distributions = parse_exposition(read_exposition(source, timeout) if exposition is None else exposition)
     if not distributions:
         raise CalibrationError(
             f'{source} has no tool-output size histogram ({_SIZE_METRICS}). Point it at an observable-harness '
@@ -300,6 +339,92 @@ def load(source: str, *, window: str = '7d', timeout: float = 30.0) -> list[Size
             'that scrapes one, after agents have run with ToolOutputLimits.'
         )
     return distributions
+
+
+# --- money ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoneyAvoided:
+    """USD one tool's reductions kept from being re-sent, over every model that priced them."""
+
+    tool: str
+    lower: float
+    """As if every avoided re-send had been a cache read."""
+    upper: float
+    """As if every avoided re-send had been billed at the input price."""
+    expected: float | None
+    """At the cache-read share the responses reported; `None` when none reported input tokens."""
+    models: tuple[str, ...]
+
+    @property
+    def rank(self) -> float:
+        """What the ranking orders by: the expected figure, or the lower bound when there is none."""
+        return self.lower if self.expected is None else self.expected
+
+
+def _collect_money(rows: Iterable[tuple[dict[str, str], float]]) -> list[MoneyAvoided]:
+    by_tool: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    models: dict[str, set[str]] = defaultdict(set)
+    for labels, value in rows:
+        tool = labels.get('tool', '')
+        by_tool[tool][labels.get('estimate', '')] += value
+        models[tool].add(labels.get('model', ''))
+    return [
+        MoneyAvoided(
+            tool, sums.get('lower', 0.0), sums.get('upper', 0.0), sums.get('expected'), tuple(sorted(models[tool]))
+        )
+        for tool, sums in sorted(by_tool.items())
+    ]
+
+
+def parse_money(text: str) -> list[MoneyAvoided]:
+    """What each tool's reductions avoided, from a Prometheus exposition (empty when nothing was priced)."""
+    seen: dict[tuple[tuple[str, str], ...], float] = {}
+    for name, labels, value in _samples(text):
+        if name == _MONEY_SERIES:
+            seen[tuple(sorted(labels.items()))] = value
+    return _collect_money((dict(labels), value) for labels, value in seen.items())
+
+
+def load_money(
+    source: str, *, window: str = '7d', timeout: float = 30.0, exposition: str | None = None
+) -> list[MoneyAvoided]:
+    """`parse_money` for any source `load` reads; from a Prometheus server, over the last `window` (as sizes are:
+    each series' largest value in the window, summed)."""
+    if exposition is None and is_prometheus_server(source):
+        expr = f'sum by (tool, model, estimate) (max_over_time({_MONEY_SERIES}[{check_window(window)}]))'
+        return _collect_money(_instant(source, expr, timeout))
+    return parse_money(read_exposition(source, timeout) if exposition is None else exposition)
+
+
+def rank_by_money(money: Iterable[MoneyAvoided]) -> list[MoneyAvoided]:
+    """The tools by what their reductions avoided, most first (expected figure, else the lower bound)."""
+    return sorted(money, key=lambda m: (-m.rank, m.tool))
+
+
+def _usd(amount: float) -> str:
+    # Cents from a dime up; below that, three significant digits, so small figures keep their size.
+    return f'${amount:,.2f}' if amount >= 0.1 else f'${amount:.3g}'
+
+
+def _money_phrase(money: MoneyAvoided) -> str:
+    expected = f'{_usd(money.expected)} expected, ' if money.expected is not None else ''
+    return f'{expected}{_usd(money.lower)} to {_usd(money.upper)} ({", ".join(money.models)})'
+
+
+def render_ranking(money: Sequence[MoneyAvoided], *, source: str) -> str:
+    """The tools ranked by money avoided, one line each, for `calibrate --rank money`."""
+    ranked = rank_by_money(money)
+    width = max((len(m.tool) for m in ranked), default=4)
+    lines = [
+        f'# Tools by what their reductions kept from being re-sent, from {source}.',
+        '# Expected: at the cache-read share each response reported; range: every avoided re-send a cache read, to',
+        '# every one at the input price. Priced per model with genai-prices; unpriced models count for nothing.',
+    ]
+    for position, item in enumerate(ranked, start=1):
+        lines.append(f'{position:>3}. {item.tool:<{width}}  {_money_phrase(item)}')
+    return '\n'.join(lines) + '\n'
 
 
 # --- proposing ---------------------------------------------------------------------------------
@@ -341,6 +466,8 @@ class ToolProposal:
     note: str = ''
     """Why no band is proposed, when none is."""
     quantiles: dict[float, float] = field(default_factory=dict[float, float])
+    money: MoneyAvoided | None = None
+    """What the tool's reductions avoided, when the source has it."""
 
 
 def _round_up_125(value: float) -> int:
@@ -448,6 +575,8 @@ def _tool_block(proposal: ToolProposal) -> list[str]:
         f'p99 {d.describe(0.99)}{mean}',
         f'    #   sizes (K = 1024): {_histogram_line(d) or "none"}',
     ]
+    if proposal.money is not None:
+        lines.append(f'    #   re-sends avoided: {_money_phrase(proposal.money)}')
     if not proposal.bands:
         lines.extend(
             textwrap.wrap(

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
 import time
+
+import pytest
 
 from tests.e2e.prometheus import REPO_ROOT, serving
 
@@ -34,6 +37,20 @@ def test_demo_runs_every_session_and_reports_savings_and_fallbacks() -> None:
     assert 'metrics were served at http://127.0.0.1:' in out and 'while this process ran' in out
     assert 'observable-harness demo --serve' in out
     assert 'observable-harness assets DIR' in out
+    # The money column, priced with genai-prices' snapshot for the model the scripted usage names.
+    assert '$ avoided' in out
+    money = re.search(
+        r'for claude-sonnet-4-6, .*?\((\d+)% of all input was read from the prompt cache\)\. The runs cost \$([\d.]+); '
+        r'their reductions avoided \$([\d.,]+), between \$([\d.,]+) had every re-send been a cache read and '
+        r'\$([\d.,]+) at the full input price\.',
+        out,
+    )
+    assert money is not None, out[-3000:]
+    share, cost, expected, lower, upper = (float(g.replace(',', '')) for g in money.groups())
+    assert 0 < share < 100
+    assert cost > 0
+    assert 0 < lower < expected < upper
+    assert upper == pytest.approx(10 * lower, rel=0.01)  # claude-sonnet-4-6: a cache read costs a tenth of input
 
 
 def test_a_serving_demo_stops_at_once_says_so_and_logs_each_simulated_failure_once() -> None:

@@ -45,6 +45,8 @@ def test_demo_feeds_every_dashboard_query_and_alert_and_calibrate(tmp_path: Path
             # Prometheus's rule engine fires the alerts that need no waiting from the demo's traffic alone.
             prometheus.wait_for('ALERTS{alertname="ToolOutputSpillFailing", alertstate="firing"}')
             prometheus.wait_for('ALERTS{alertname="ToolOutputPruneFailing", alertstate="firing"}')
+            # calibrate ranks the tools by money from the Prometheus server as well as from an exposition.
+            from_prometheus = calibration.rank_by_money(calibration.load_money(prometheus.url, window='10m'))
         exposition = http_get(metrics_url)
     assert 'Read-backs through read_tool_result' in ' '.join(demo.output().split())
 
@@ -60,6 +62,16 @@ def test_demo_feeds_every_dashboard_query_and_alert_and_calibrate(tmp_path: Path
     namespace: dict[str, object] = {}
     exec(compile(source, 'calibrated.py', 'exec'), namespace)  # the printed Python really builds the capability
     assert any(type(value).__name__ == 'ToolOutputLimits' for value in namespace.values())
+
+    # Money ranking: the largest outputs, re-sent over the most requests, avoided the most; the same order either way.
+    from_exposition = calibration.rank_by_money(calibration.parse_money(exposition))
+    assert [m.tool for m in from_exposition][:2] == ['list_files', 'fetch_logs']
+    assert [m.tool for m in from_prometheus][:2] == ['list_files', 'fetch_logs']
+    for money in from_exposition:
+        assert money.models == ('claude-sonnet-4-6',)
+        assert money.expected is not None
+        assert 0 < money.lower < money.expected <= money.upper
+        assert money.upper == pytest.approx(10 * money.lower)  # a cache read costs a tenth of input on this model
 
     # The README's picture is drawn from this same exposition.
     png = snapshot.render(exposition, tmp_path / 'dashboard.png')

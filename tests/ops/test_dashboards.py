@@ -111,6 +111,14 @@ def test_every_panel_the_issue_lists_is_present() -> None:
         'read-back hit rate',
         'summarize: tokens spent against tokens saved',
         'reduce latency',
+        'money avoided (expected)',
+        'money avoided: lower bound',
+        'money avoided: upper bound',
+        'money avoided by tool and model: range',
+        'cost per run',
+        'spend per hour by model',
+        'prompt cache: read share of input by model',
+        'unpriced responses',
     ):
         assert wanted in tool_output, wanted
     reminders = ' | '.join(sorted(titles['System reminders'])).lower()
@@ -119,6 +127,8 @@ def test_every_panel_the_issue_lists_is_present() -> None:
         'cache-point placement and reasons',
         'generation tokens',
         'fallback',
+        'cache-read share: requests with a reminder against without',
+        'prompt cache: read share of input by model',
     ):
         assert wanted in reminders, wanted
 
@@ -202,6 +212,30 @@ def test_the_issue_alerts_exist() -> None:
     assert 'tool_output_store_prune_failures_total' in exprs['ToolOutputPruneFailing']
     assert 'tool_output_fallbacks_total{from_action="summarize"}' in exprs['ToolOutputSummarizeFailing']
     assert 'system_reminders_generate_fallbacks_total' in exprs['SystemRemindersGenerationFallingBack']
+    dropped = next(alert for alert in alerts.ALERTS if alert.name == 'ModelPromptCacheReadShareDropped')
+    # The share of the last half hour against the same model's share over the day, by model.
+    now, day = dropped.operands
+    assert '[30m]' in now and '[1d]' in day
+    assert all(
+        'model_usage_tokens_total{type="cache_read"}' in expr and 'sum by (model)' in expr for expr in (now, day)
+    )
+    assert dropped.expr.startswith(f'({now}) < 0.5 * ({day})')
+
+
+def test_the_money_panels_show_the_range_and_price_only_what_was_priced() -> None:
+    board = load('tool-output-limits.json')
+    panels = {p['title']: p for p in board['panels']}
+    ranged = [t['expr'] for t in panels['Money avoided by tool and model: range']['targets']]
+    assert [next(e for e in ('lower', 'expected', 'upper') if f'estimate="{e}"' in expr) for expr in ranged] == [
+        'lower',
+        'expected',
+        'upper',
+    ]
+    assert all('by (tool, model)' in expr and 'tool_output_cost_avoided_usd_total' in expr for expr in ranged)
+    for title in ('Money avoided (expected)', 'Cost per run', 'Spend per hour by model'):
+        assert panels[title]['fieldConfig']['defaults']['unit'] == 'currencyUSD', title
+    [unpriced] = panels['Unpriced responses by model']['targets']
+    assert 'pricing!="priced"' in unpriced['expr']
 
 
 def test_evaluable_replaces_grafana_variables() -> None:

@@ -4,9 +4,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import Any
 
-from ..calibration import CalibrationError, Limits, check_window, load, propose, render_python
+from ..calibration import (
+    CalibrationError,
+    Limits,
+    check_window,
+    is_prometheus_server,
+    load,
+    load_money,
+    propose,
+    read_exposition,
+    render_python,
+    render_ranking,
+)
 
 
 def add_parser(commands: Any) -> None:
@@ -41,16 +53,39 @@ def add_parser(commands: Any) -> None:
         default=defaults.min_samples,
         help=f'outputs a tool needs before a band is proposed (default: {defaults.min_samples})',
     )
+    parser.add_argument(
+        '--rank',
+        choices=['money'],
+        help='instead of proposing bands, rank the tools by what their reductions avoided in money (expected, with '
+        'the range from all cache reads to all input price), priced per model with genai-prices',
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         limits = Limits(budget=args.budget, floor=args.floor, min_samples=args.min_samples)
-        distributions = load(args.source, window=check_window(args.window))
+        window = check_window(args.window)
+        # Read once: stdin cannot be read twice, and an endpoint's next scrape would be another moment.
+        text = None if is_prometheus_server(args.source) else read_exposition(args.source)
+        if args.rank == 'money':
+            return _rank(args, text)
+        distributions = load(args.source, window=window, exposition=text)
+        money = {m.tool: m for m in load_money(args.source, window=window, exposition=text)}
     except (CalibrationError, ValueError) as error:
         print(f'observable-harness calibrate: {error}', file=sys.stderr)
         return 2
-    proposals = [propose(distribution, limits) for distribution in distributions]
+    proposals = [replace(propose(d, limits), money=money.get(d.tool)) for d in distributions]
     sys.stdout.write(render_python(proposals, source=args.source, limits=limits))
+    return 0
+
+
+def _rank(args: argparse.Namespace, text: str | None) -> int:
+    money = load_money(args.source, window=check_window(args.window), exposition=text)
+    if not money:
+        raise CalibrationError(
+            f'{args.source} has no priced re-sends (tool_output_cost_avoided_usd_total): they are recorded when a '
+            'model genai-prices knows answers a request after ToolOutputLimits reduced a tool output.'
+        )
+    sys.stdout.write(render_ranking(money, source=args.source))
     return 0

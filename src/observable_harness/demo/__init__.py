@@ -22,9 +22,9 @@ from rich.table import Table
 
 from ..otel_setup import Telemetry
 from ..storage import LocalFileStore
-from ..telemetry import current, names
+from ..telemetry import LabelValue, current, names
 from ..tool_output_limits import compact_json
-from .workload import Session, build_sessions, demo_store, housekeeping, run_session
+from .workload import DEMO_MODEL, Session, build_sessions, demo_store, housekeeping, run_session
 
 __all__ = ['DemoOptions', 'run_demo']
 
@@ -61,6 +61,80 @@ class _Collector(SpanProcessor):
 
 
 @dataclass
+class Money:
+    """USD that avoided re-sends would have cost: the range the `tool_output.cost_avoided_usd` series carry."""
+
+    lower: float = 0.0
+    expected: float = 0.0
+    upper: float = 0.0
+
+    def scaled(self, share: float) -> Money:
+        return Money(self.lower * share, self.expected * share, self.upper * share)
+
+    def __add__(self, other: Money) -> Money:
+        return Money(self.lower + other.lower, self.expected + other.expected, self.upper + other.upper)
+
+
+def _usd(amount: float) -> str:
+    """Cents from a dime up; below that, three significant digits, so small figures keep their size."""
+    return f'{amount:,.2f}' if amount >= 0.1 else f'{amount:.3g}'
+
+
+Series = dict[tuple[LabelValue, ...], float]
+
+
+def _since(before: Series, after: Series) -> Series:
+    return {key: value - before.get(key, 0.0) for key, value in after.items() if value != before.get(key, 0.0)}
+
+
+@dataclass
+class Usage:
+    """What the model responses of the demo's runs reported and cost, from the usage metrics."""
+
+    tokens: dict[str, float] = field(default_factory=dict[str, float])
+    cost: float = 0.0
+    models: set[str] = field(default_factory=set[str])
+    unpriced: dict[str, int] = field(default_factory=dict[str, int])
+
+    def add(self, tokens: Series, cost: Series, responses: Series) -> None:
+        for (model, _provider, kind), value in tokens.items():
+            self.models.add(str(model))
+            self.tokens[str(kind)] = self.tokens.get(str(kind), 0.0) + value
+        self.cost += sum(cost.values())
+        for (model, _provider, pricing), value in responses.items():
+            self.models.add(str(model))
+            if pricing != 'priced':
+                self.unpriced[str(model)] = self.unpriced.get(str(model), 0) + int(value)
+
+    @property
+    def cache_read_share(self) -> float:
+        tokens = self.tokens
+        total = sum(tokens.get(kind, 0.0) for kind in ('uncached_input', 'cache_read', 'cache_write'))
+        return tokens.get('cache_read', 0.0) / total if total else 0.0
+
+
+class _Meter:
+    """Per-session differences of the counters the report prices from (this process's cumulative cells)."""
+
+    def __init__(self) -> None:
+        self._counters = [
+            current().counter(spec)
+            for spec in (names.COST_AVOIDED, names.USAGE_TOKENS, names.USAGE_COST, names.USAGE_RESPONSES)
+        ]
+        self._before = [counter.snapshot() for counter in self._counters]
+
+    def since(self) -> tuple[dict[str, Money], Series, Series, Series]:
+        avoided, tokens, cost, responses = (
+            _since(before, counter.snapshot()) for before, counter in zip(self._before, self._counters, strict=True)
+        )
+        by_tool: dict[str, Money] = {}
+        for (tool, _model, estimate), value in avoided.items():
+            money = by_tool.setdefault(str(tool), Money())
+            setattr(money, str(estimate), getattr(money, str(estimate)) + value)
+        return by_tool, tokens, cost, responses
+
+
+@dataclass
 class Row:
     session: str
     tool: str
@@ -70,18 +144,37 @@ class Row:
     chain: str
     saved: int
     handle: str
+    avoided: Money | None = None
+    """USD the re-sends this reduction spared later requests of its run would have cost."""
 
 
 @dataclass
 class Report:
     rows: list[Row] = field(default_factory=list[Row])
+    usage: Usage = field(default_factory=Usage)
     reads: dict[str, int] = field(default_factory=dict[str, int])
     resend_tokens: int = 0
     reminders: int = 0
     reminder_fallbacks: int = 0
     pruned: str = ''
 
-    def add_session(self, session: Session, messages: Sequence[ModelMessage], reduces: list[dict[str, Any]]) -> None:
+    def add_session(
+        self,
+        session: Session,
+        messages: Sequence[ModelMessage],
+        reduces: list[dict[str, Any]],
+        avoided: dict[str, Money] | None = None,
+    ) -> None:
+        first = len(self.rows)
+        self._add_rows(session, messages, reduces)
+        # The series are per tool and model; a tool reduced twice in one run shares its tool's figure by bytes saved.
+        for tool, money in (avoided or {}).items():
+            rows = [row for row in self.rows[first:] if row.tool == tool and row.saved]
+            saved = sum(row.saved for row in rows)
+            for row in rows:
+                row.avoided = money.scaled(row.saved / saved)
+
+    def _add_rows(self, session: Session, messages: Sequence[ModelMessage], reduces: list[dict[str, Any]]) -> None:
         by_call = {(r.get(names.GEN_AI_TOOL_CALL_ID), r.get(names.TOOL_OUTPUT_UNIT)): r for r in reduces}
         for message in messages:
             if not isinstance(message, ModelRequest):
@@ -122,6 +215,7 @@ class Report:
             ('outcome', 'left'),
             ('fallback', 'left'),
             ('bytes saved', 'right'),
+            ('$ avoided', 'right'),
         ):
             table.add_column(column, justify=justify)  # type: ignore[arg-type]
         for row in self.rows:
@@ -133,11 +227,20 @@ class Report:
                 row.outcome,
                 f'[yellow]{row.chain}[/]' if row.chain else '',
                 f'{row.saved:,}' if row.saved else '',
+                _usd(row.avoided.expected) if row.avoided else '',
             )
         saved = sum(row.saved for row in self.rows)
+        avoided = sum((row.avoided for row in self.rows if row.avoided), Money())
         table.add_section()
         table.add_row(
-            'total', f'{len(self.rows)} returns', f'{sum(r.size for r in self.rows):,}', '', '', '', f'{saved:,}'
+            'total',
+            f'{len(self.rows)} returns',
+            f'{sum(r.size for r in self.rows):,}',
+            '',
+            '',
+            '',
+            f'{saved:,}',
+            _usd(avoided.expected),
         )
         console.print(table)
         fallbacks = [row for row in self.rows if row.chain]
@@ -147,6 +250,7 @@ class Report:
             f'out of the context window; later requests of the same runs were spared ~{self.resend_tokens:,} more '
             'tokens of re-sent output.'
         )
+        self._render_money(console, avoided)
         if fallbacks:
             console.print(
                 f'[yellow]{len(fallbacks)} fell back[/]: '
@@ -163,6 +267,26 @@ class Report:
             )
         if self.pruned:
             console.print(f'Housekeeping: {self.pruned}')
+
+    def _render_money(self, console: Console, avoided: Money) -> None:
+        import genai_prices
+
+        usage = self.usage
+        models = ', '.join(sorted(usage.models)) or DEMO_MODEL
+        if usage.cost:
+            console.print(
+                f'$ avoided: the expected cost of the re-sends each reduction spared the later requests of its run, '
+                f"priced with the snapshot of genai-prices {genai_prices.__version__} for {models}, each response's "
+                f'input split as it was billed ({usage.cache_read_share:.0%} of all input was read from the prompt '
+                f'cache). The runs cost ${_usd(usage.cost)}; their reductions avoided ${_usd(avoided.expected)}, '
+                f'between ${_usd(avoided.lower)} had every re-send been a cache read and ${_usd(avoided.upper)} at the '
+                'full input price.'
+            )
+        for model, count in sorted(usage.unpriced.items()):
+            console.print(
+                f'[yellow]{count} response(s) of {model} could not be priced[/] (genai-prices does not know the '
+                'model): counted as unpriced, left out of every dollar figure.'
+            )
 
 
 async def _run_sessions(options: DemoOptions, console: Console, collector: _Collector, store: LocalFileStore) -> Report:
@@ -183,9 +307,12 @@ async def _run_sessions(options: DemoOptions, console: Console, collector: _Coll
         for session in sessions:
             progress.update(task, description=session.name)
             before = len(collector.by_name(names.SPAN_REDUCE))
+            meter = _Meter()
             messages = await run_session(session, model=options.model, on_step=lambda: progress.advance(task))
             reduces = collector.by_name(names.SPAN_REDUCE)[before:]
-            report.add_session(session, messages, reduces)
+            avoided, tokens, cost, responses = meter.since()
+            report.usage.add(tokens, cost, responses)
+            report.add_session(session, messages, reduces, avoided)
     for read in collector.by_name(names.SPAN_READ):
         outcome = str(read.get(names.TOOL_OUTPUT_READ_OUTCOME, 'unknown'))
         report.reads[outcome] = report.reads.get(outcome, 0) + 1

@@ -22,6 +22,7 @@ from typing import Any
 from pydantic_ai import Agent
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.messages import (
+    CachePoint,
     ModelMessage,
     ModelRequest,
     ModelResponse,
@@ -50,7 +51,11 @@ from ..tool_output_limits import (
 )
 from . import traffic
 
-__all__ = ['Session', 'build_sessions', 'demo_store', 'housekeeping', 'run_session']
+__all__ = ['DEMO_MODEL', 'DEMO_PROVIDER', 'Session', 'build_sessions', 'demo_store', 'housekeeping', 'run_session']
+
+DEMO_MODEL = 'claude-sonnet-4-6'
+DEMO_PROVIDER = 'anthropic'
+"""The model whose usage the scripted model reports and whose prices (genai-prices' snapshot) the demo shows."""
 
 ArgsFactory = Callable[[list[ModelMessage]], dict[str, Any]]
 
@@ -115,29 +120,80 @@ def _first_prompt(messages: list[ModelMessage]) -> str:
     return ' '.join(str(part.content) for part in first.parts if isinstance(part, UserPromptPart))
 
 
+def _tokens(text: str) -> int:
+    return len(text) // 4
+
+
+def _request_tokens(messages: Sequence[ModelMessage]) -> tuple[int, int]:
+    """Estimated tokens of a request: `(cacheable, after the last cache point)`.
+
+    What follows a `CachePoint` at the very tail (a reminder) is outside the cached prefix; everything before it
+    is the prefix a prompt cache keeps.
+    """
+    cacheable = 0
+    tail = 0
+    for message_index, message in enumerate(messages):
+        last = message_index == len(messages) - 1
+        for part in message.parts:
+            content = getattr(part, 'content', '')
+            if last and isinstance(part, UserPromptPart) and not isinstance(content, str):
+                items = list(content)
+                marks = [i for i, item in enumerate(items) if isinstance(item, CachePoint)]
+                if marks:
+                    cacheable += sum(_tokens(str(item)) for item in items[: marks[-1]])
+                    tail += sum(_tokens(str(item)) for item in items[marks[-1] + 1 :])
+                    continue
+            cacheable += _tokens(str(content if content is not None else getattr(part, 'args', '')))
+    return cacheable, tail
+
+
+class CachedUsage:
+    """The usage Anthropic reports to an agent that caches its messages (a cache breakpoint at the end of each
+    request), estimated at ~4 characters a token: the prefix the previous request cached is read back, what was
+    added since is written, and what rides behind the last breakpoint (a reminder) is plain input."""
+
+    def __init__(self) -> None:
+        self._cached = 0
+
+    def __call__(self, messages: Sequence[ModelMessage], output_tokens: int) -> RequestUsage:
+        cacheable, tail = _request_tokens(messages)
+        read = min(self._cached, cacheable)
+        self._cached = cacheable
+        return RequestUsage(
+            input_tokens=cacheable + tail,
+            cache_read_tokens=read,
+            cache_write_tokens=cacheable - read,
+            output_tokens=output_tokens,
+        )
+
+
 def scripted_model(session: Session, on_step: Callable[[], None]) -> FunctionModel:
-    """A model that plays `session.script`; summary requests (nested) get `session.summary_text`."""
+    """A model that plays `session.script` and reports the usage `DEMO_MODEL` would (`CachedUsage`);
+    summary requests (nested) get `session.summary_text`."""
+    usage_of = CachedUsage()
 
     def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         prompt = _first_prompt(messages)
         if '<output>' in prompt:  # a Summarize request made on the run's own model
             return ModelResponse(
                 parts=[TextPart(session.summary_text)],
-                usage=RequestUsage(input_tokens=len(prompt) // 4, output_tokens=len(session.summary_text) // 4),
+                usage=RequestUsage(input_tokens=_tokens(prompt), output_tokens=_tokens(session.summary_text)),
+                provider_name=DEMO_PROVIDER,
             )
         step = sum(isinstance(message, ModelResponse) for message in messages)
         on_step()
-        input_tokens = sum(len(str(getattr(p, 'content', ''))) for m in messages for p in m.parts) // 4
-        usage = RequestUsage(input_tokens=input_tokens, output_tokens=20)
         if step >= len(session.script):
-            return ModelResponse(parts=[TextPart(f'{session.name}: done.')], usage=usage)
+            text = f'{session.name}: done.'
+            return ModelResponse(
+                parts=[TextPart(text)], usage=usage_of(messages, _tokens(text)), provider_name=DEMO_PROVIDER
+            )
         calls: list[ToolCallPart] = []
         for index, planned in enumerate(session.script[step]):
             args = planned.args(messages) if callable(planned.args) else planned.args
             calls.append(ToolCallPart(planned.tool, args, tool_call_id=f'{session.name}-{step}-{index}'))
-        return ModelResponse(parts=list(calls), usage=usage)
+        return ModelResponse(parts=list(calls), usage=usage_of(messages, 20 * len(calls)), provider_name=DEMO_PROVIDER)
 
-    return FunctionModel(respond, model_name=f'scripted-{session.name}')
+    return FunctionModel(respond, model_name=DEMO_MODEL)
 
 
 def reminder_model(*, broken: bool) -> FunctionModel:
@@ -198,7 +254,9 @@ def build_sessions(store: OverflowStore) -> list[Session]:
                 store=store,
                 serializer=json_lines,
                 per_tool={'read_source': [Band(over=8_000, action=Truncate(strategy=TruncationStrategy.head))]},
-            )
+            ),
+            # Every third request: the requests between show the prompt cache without a reminder.
+            SystemReminders(reminders=[Reminder('Quote failing test ids exactly.', interval=3, name='quote-ids')]),
         ],
         tools={
             'run_tests': run_tests,

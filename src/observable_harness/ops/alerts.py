@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..telemetry import names
-from .queries import fallback_rate, increase
+from .queries import cache_read_share, fallback_rate, increase
 
 __all__ = ['ALERTS', 'GROUP', 'RULES_FILE', 'Alert', 'render_rules']
 
@@ -28,10 +28,20 @@ class Alert:
     summary: str
     description: str
     labels: Mapping[str, str] = field(default_factory=dict[str, str])
+    operands: tuple[str, ...] = ()
+    """For an alert that compares a series with its own past: the expressions it compares. They have data as soon
+    as traffic flows, where the comparison needs hours of history; end-to-end checks evaluate these."""
 
 
 FALLBACK_RATE_THRESHOLD = 0.1
 """A tenth of reductions falling back is no longer bad luck: the primary action is broken for that tool."""
+
+CACHE_SHARE_DROP = 0.5
+""""Well below its own recent level": under half the share the model kept over the last day."""
+CACHE_SHARE_FLOOR = 0.2
+"""Models that read less than this from the cache over a day are not caching to begin with: nothing to lose."""
+CACHE_SHARE_NOW = cache_read_share(names.USAGE_TOKENS, '30m')
+CACHE_SHARE_DAY = cache_read_share(names.USAGE_TOKENS, '1d')
 
 ALERTS: tuple[Alert, ...] = (
     Alert(
@@ -79,6 +89,19 @@ ALERTS: tuple[Alert, ...] = (
         'LLM reminder generation falls back to GoalReanchor ({{ $labels.reason }})',
         'LLMReminder could not generate a nudge (model error, or too little usage budget left) and sent the '
         'GoalReanchor text instead. A steady rate means the reminder model is misconfigured.',
+    ),
+    Alert(
+        'ModelPromptCacheReadShareDropped',
+        f'({CACHE_SHARE_NOW}) < {CACHE_SHARE_DROP} * ({CACHE_SHARE_DAY}) and ({CACHE_SHARE_DAY}) > {CACHE_SHARE_FLOOR}',
+        '15m',
+        'warning',
+        'The prompt-cache read share of {{ $labels.model }} fell to {{ $value | humanizePercentage }}',
+        'Over the last 30 minutes {{ $labels.model }} read under half as much of its input from the prompt cache as '
+        'over the last day, so history is re-sent at the full input price. Something in the cached prefix changes '
+        'between turns (a timestamp or id in the instructions, tools in a new order, text placed before the cache '
+        'point), or turns come further apart than the cache lives. The System reminders dashboard compares the share '
+        'on requests with a reminder and without.',
+        operands=(CACHE_SHARE_NOW, CACHE_SHARE_DAY),
     ),
 )
 

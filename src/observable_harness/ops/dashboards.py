@@ -19,7 +19,19 @@ from typing import Any
 
 from ..telemetry import names
 from . import alerts
-from .queries import TOOL, fallback_rate, increase, per_size_unit, quantile, rate, ratio, series
+from .queries import (
+    INPUT_TYPES,
+    TOOL,
+    cache_read_share,
+    fallback_rate,
+    increase,
+    per_hour,
+    per_size_unit,
+    quantile,
+    rate,
+    ratio,
+    series,
+)
 
 __all__ = [
     'DASHBOARDS',
@@ -42,6 +54,12 @@ RANGE = '$__range'
 WINDOW = '$window'
 
 _QUANTILES = (0.5, 0.9, 0.99)
+USD = 'currencyUSD'
+_ESTIMATES = (
+    ('lower', 'lower bound: every avoided token a cache read'),
+    ('expected', 'expected: at the cache-read share the responses reported'),
+    ('upper', 'upper bound: every avoided token at the input price'),
+)
 
 
 def _target(expr: str, legend: str = '', *, ref: str = 'A', fmt: str = 'time_series', instant: bool = False) -> Json:
@@ -112,14 +130,16 @@ def stat(title: str, description: str, expr: str, *, unit: str = 'short', decima
     }
 
 
-def bargauge(title: str, description: str, expr: str, legend: str, *, unit: str = 'short') -> Json:
+def bargauge(
+    title: str, description: str, expr: str, legend: str, *, unit: str = 'short', decimals: int | None = 0
+) -> Json:
     return {
         'type': 'bargauge',
         'title': title,
         'description': description,
         'datasource': DATASOURCE,
         'targets': [_target(expr, legend, instant=True)],
-        'fieldConfig': _field_config(unit, decimals=0),
+        'fieldConfig': _field_config(unit, decimals=decimals),
         'options': {
             'displayMode': 'gradient',
             'orientation': 'horizontal',
@@ -353,6 +373,8 @@ def build_tool_output_limits() -> Json:
         8,
     )
 
+    _money_row(g)
+
     g.row('Decisions and fallbacks')
     g.add(
         timeseries(
@@ -539,6 +561,147 @@ def build_tool_output_limits() -> Json:
     )
 
 
+def _money_row(g: _Grid) -> None:
+    """What the savings are worth, priced per model with genai-prices, and what the runs cost."""
+    n = names
+    g.row('What the savings are worth (USD, priced per model)')
+    estimate = {key: f'estimate="{key}"' for key, _ in _ESTIMATES}
+    for key, (title, description) in {
+        'expected': (
+            'Money avoided (expected)',
+            'Re-sends kept out of later requests, priced per model as the responses were billed: the share of '
+            'input each response read from the prompt cache at the cache-read price, the rest at the input price.',
+        ),
+        'lower': (
+            'Money avoided: lower bound',
+            'As if every avoided re-send had been a cache read (a prompt cache that never misses).',
+        ),
+        'upper': (
+            'Money avoided: upper bound',
+            'As if every avoided re-send had been billed at the full input price (no prompt cache).',
+        ),
+    }.items():
+        g.add(
+            stat(title, description, increase(n.COST_AVOIDED, RANGE, estimate[key], TOOL), unit=USD, decimals=None),
+            6,
+            4,
+        )
+    g.add(
+        stat(
+            'Cost per run',
+            'Mean cost of a finished run, over the runs whose every model response genai-prices could price.',
+            increase(n.USAGE_RUN_COST, RANGE, suffix='_sum')
+            + ' / '
+            + increase(n.USAGE_RUN_COST, RANGE, suffix='_count'),
+            unit=USD,
+            decimals=None,
+        ),
+        6,
+        4,
+    )
+    g.add(
+        timeseries(
+            'Money avoided per hour: the range',
+            'Dollars an hour that reductions kept from being re-sent, between the bounds a prompt cache sets.',
+            *[(per_hour(rate(n.COST_AVOIDED, RATE, estimate[key], TOOL)), legend) for key, legend in _ESTIMATES],
+            unit=USD,
+        ),
+        8,
+        8,
+    )
+    g.add(
+        bargauge(
+            'Money avoided by tool and model (expected)',
+            'Over the dashboard range: where the reductions are worth the most.',
+            increase(n.COST_AVOIDED, RANGE, estimate['expected'], TOOL, by=('tool', 'model')),
+            '{{tool}} on {{model}}',
+            unit=USD,
+            decimals=None,
+        ),
+        8,
+        8,
+    )
+    g.add(
+        timeseries(
+            'Money avoided by tool and model: range',
+            'Dollars an hour per tool and model: the lower bound (cache reads), expected, and upper bound (input).',
+            *[
+                (
+                    per_hour(rate(n.COST_AVOIDED, RATE, estimate[key], TOOL, by=('tool', 'model'))),
+                    f'{{{{tool}}}} on {{{{model}}}}: {key}',
+                )
+                for key, _ in _ESTIMATES
+            ],
+            unit=USD,
+        ),
+        8,
+        8,
+    )
+    g.add(
+        timeseries(
+            'Spend per hour by model',
+            'What the model responses of runs with these capabilities cost, input (cache reads and writes included) '
+            'and output, priced with genai-prices.',
+            (per_hour(rate(n.USAGE_COST, RATE, by=('model', 'direction'))), '{{model}} {{direction}}'),
+            unit=USD,
+            stack=True,
+        ),
+        8,
+        8,
+    )
+    g.add(
+        timeseries(
+            'Cost per run: p50 and p90 by agent',
+            'Estimated from the run-cost histogram (1-2-5 buckets): read the values as within a bucket.',
+            *[
+                (quantile(q, n.USAGE_RUN_COST, RATE, by=('agent',)), f'p{round(q * 100)} {{{{agent}}}}')
+                for q in (0.5, 0.9)
+            ],
+            unit=USD,
+        ),
+        8,
+        8,
+    )
+    g.add(
+        timeseries(
+            'Prompt cache: read share of input by model',
+            'Share of input tokens read from the prompt cache: the higher, the less a re-send costs and the closer '
+            'the expected money avoided sits to the lower bound.',
+            (cache_read_share(n.USAGE_TOKENS, RATE), '{{model}}'),
+            unit='percentunit',
+        ),
+        8,
+        8,
+    )
+    g.add(
+        timeseries(
+            'Tokens by how they are billed',
+            'Per second and model: input at the full price, cache reads, cache writes, and output.',
+            (rate(n.USAGE_TOKENS, RATE, by=('model', 'type')), '{{model}} {{type}}'),
+            stack=True,
+        ),
+        12,
+        8,
+    )
+    g.add(
+        timeseries(
+            'Unpriced responses by model',
+            'Share of model responses genai-prices could not price (a model its snapshot does not know, usage it '
+            'cannot price): they are counted here and left out of every dollar figure, never guessed.',
+            (
+                ratio(
+                    increase(n.USAGE_RESPONSES, RATE, 'pricing!="priced"', by=('model',)),
+                    increase(n.USAGE_RESPONSES, RATE, by=('model',)),
+                ),
+                '{{model}}',
+            ),
+            unit='percentunit',
+        ),
+        12,
+        8,
+    )
+
+
 def build_system_reminders() -> Json:
     """ "System reminders": firings by reminder and kind, cache-point placement, LLM generation cost and fallbacks."""
     g = _Grid()
@@ -611,6 +774,50 @@ def build_system_reminders() -> Json:
     )
 
     g.row('Prompt cache')
+    shares = {
+        flag: ratio(
+            increase(n.REMINDERS_INPUT_TOKENS, RANGE, 'type="cache_read"', f'reminded="{flag}"'),
+            increase(n.REMINDERS_INPUT_TOKENS, RANGE, INPUT_TYPES, f'reminded="{flag}"'),
+        )
+        for flag in ('true', 'false')
+    }
+    g.add(
+        stat(
+            'Cache-read share with a reminder',
+            'Share of input read from the prompt cache on requests that carried a reminder. Well under the share '
+            'without one, a reminder is breaking the cached prefix.',
+            shares['true'],
+            unit='percentunit',
+            decimals=1,
+        ),
+        6,
+        8,
+    )
+    g.add(
+        stat(
+            'Cache-read share without a reminder',
+            'The same share on requests of the same runs that carried no reminder: the baseline to compare with.',
+            shares['false'],
+            unit='percentunit',
+            decimals=1,
+        ),
+        6,
+        8,
+    )
+    g.add(
+        timeseries(
+            'Cache-read share: requests with a reminder against without',
+            'Per model. The reminder rides behind the last CachePoint, so only its own few tokens should miss the '
+            'cache: the two lines stay close while it does.',
+            (
+                cache_read_share(n.REMINDERS_INPUT_TOKENS, RATE, by=('model', 'reminded')),
+                '{{model}} reminder={{reminded}}',
+            ),
+            unit='percentunit',
+        ),
+        12,
+        8,
+    )
     g.add(
         timeseries(
             'Cache-point placement and reasons',
@@ -619,7 +826,17 @@ def build_system_reminders() -> Json:
             (increase(n.REMINDERS_CACHE_POINTS, RATE, by=('placed', 'reason')), 'placed={{placed}} {{reason}}'),
             stack=True,
         ),
-        24,
+        12,
+        8,
+    )
+    g.add(
+        timeseries(
+            'Prompt cache: read share of input by model',
+            'Every model response of runs with these capabilities, reminder or not.',
+            (cache_read_share(n.USAGE_TOKENS, RATE), '{{model}}'),
+            unit='percentunit',
+        ),
+        12,
         8,
     )
 

@@ -12,9 +12,12 @@ from ..telemetry import names
 from ..telemetry.names import MetricSpec
 
 __all__ = [
+    'INPUT_TYPES',
     'TOOL',
+    'cache_read_share',
     'fallback_rate',
     'increase',
+    'per_hour',
     'per_size_unit',
     'quantile',
     'rate',
@@ -54,6 +57,21 @@ def fallback_rate(window: str, *matchers: str, by: Sequence[str] = ('tool',)) ->
     fell_back = rate(names.DECISIONS, window, 'fallback="true"', *matchers, by=by)
     reduced = rate(names.DECISIONS, window, 'action!="passthrough"', *matchers, by=by)
     return ratio(fell_back, reduced)
+
+
+INPUT_TYPES = 'type=~"uncached_input|cache_read|cache_write"'
+"""The token types that together are a response's input (everything but `output`)."""
+
+
+def cache_read_share(spec: MetricSpec, window: str, *matchers: str, by: Sequence[str] = ('model',)) -> str:
+    """Share of input tokens read from the prompt cache, over a token counter with the usage `type` label."""
+    read = rate(spec, window, 'type="cache_read"', *matchers, by=by)
+    return ratio(read, rate(spec, window, INPUT_TYPES, *matchers, by=by))
+
+
+def per_hour(expr: str) -> str:
+    """A per-second rate as a per-hour one: money reads better in dollars an hour than in dollars a second."""
+    return f'{expr} * 3600'
 
 
 def quantile(q: float, spec: MetricSpec, window: str, *matchers: str, by: Sequence[str] = ()) -> str:

@@ -9,12 +9,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from pydantic_ai import RunContext
+from pydantic_ai import AgentRunResult, RunContext
 from pydantic_ai.capabilities import AbstractCapability, WrapModelRequestHandler
 from pydantic_ai.messages import ModelRequest, ModelResponse
 from pydantic_ai.models import Model, ModelRequestContext
 
 from .._text.hashing import content_hash
+from .._usage import agent_label, record_reminded_input, record_response, record_run_end
 from ._llm_reminder import LLMReminder
 from ._records import FiredReminder, ReminderKind
 from ._reminders import DynamicReminder, GoalReanchor, Reminder
@@ -38,6 +39,9 @@ class _RunState:
     """Request steps seen, counting only those that could carry a reminder (not provider resumes)."""
     pending: PendingTail | None = None
     """The tail the current request step decided on, until the step's model request is done."""
+    carried: PendingTail | None = None
+    """The tail of the latest request step, kept until the next one starts: a streamed response reaches
+    `after_model_request` after the step's wrapper returned, and its usage is told apart by it."""
     warned_undelivered: bool = False
     """Whether this run already warned that a decided tail reached no request (once per run is enough to act on)."""
 
@@ -166,9 +170,11 @@ class SystemReminders(AbstractCapability[Any]):
         if run is None or not messages or not isinstance(messages[-1], ModelRequest):
             # A provider resume re-sends a suspended response verbatim: nothing may follow it, and it is not a new
             # request, so it takes no cadence slot.
+            if run is not None:
+                run.carried = None
             return await handler(request_context)
         run.requests += 1
-        run.pending = pending = await self._due(ctx, run)
+        run.pending = run.carried = pending = await self._due(ctx, run)
         try:
             response = await handler(request_context)
         finally:
@@ -183,6 +189,22 @@ class SystemReminders(AbstractCapability[Any]):
                 pending.request,
             )
         return response
+
+    async def after_model_request(
+        self, ctx: RunContext[Any], *, request_context: ModelRequestContext, response: ModelResponse
+    ) -> ModelResponse:
+        # Usage and price once per response (ToolOutputLimits on the same agent records the same response at most
+        # once with this), and the input split by whether a reminder rode the request: a reminder that breaks the
+        # prompt cache shows as a lower cache-read share on the requests that carried one.
+        record_response(response, ctx.run_id)
+        run = self._run
+        carried = run.carried if run is not None else None
+        record_reminded_input(response, reminded=carried is not None and carried.sent > 0)
+        return response
+
+    async def after_run(self, ctx: RunContext[Any], *, result: AgentRunResult[Any]) -> AgentRunResult[Any]:
+        record_run_end(ctx.run_id, agent_label(ctx))
+        return result
 
     def get_wrapper_model(self, model: Model) -> Model | None:
         run = self._run

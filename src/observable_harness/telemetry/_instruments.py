@@ -116,6 +116,11 @@ class CumulativeCounter(_Cells):
         with self._lock:
             return sum(self._values.values())
 
+    def snapshot(self) -> dict[tuple[LabelValue, ...], float]:
+        """Every series' cumulative value, keyed by its label values (in the order of `spec.labels`)."""
+        with self._lock:
+            return dict(self._values)
+
     def bind(self, meter: Meter) -> None:
         meter.create_observable_counter(
             self.spec.name, callbacks=[self._observe], unit=self.spec.unit, description=self.spec.description

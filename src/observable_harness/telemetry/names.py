@@ -142,6 +142,14 @@ DURATION_BUCKETS: tuple[float, ...] = (
 )
 """From 10 us (a passthrough) to 10 s (a summarize call against a slow model)."""
 
+COST_BUCKETS: tuple[float, ...] = (*(float(f'{m}e{e}') for e in range(-4, 2) for m in (1, 2, 5)), 100.0)
+"""USD per run, 1-2-5 steps from $0.0001 (a short run on a small model) to $100 (a long run on a large one)."""
+
+USD = '{USD}'
+"""The unit of every money metric. UCUM has no currency, so the currency is a UCUM annotation (a dimensionless
+count of US dollars, a valid unit that OpenTelemetry backends keep as written) and the instrument's name says
+`usd`: the Prometheus exposition drops annotations, so the series reads `..._usd_total`, never `..._USD_total`."""
+
 
 @dataclass(frozen=True, slots=True)
 class MetricSpec:
@@ -151,7 +159,7 @@ class MetricSpec:
     """OpenTelemetry instrument name (dotted)."""
     kind: MetricKind
     unit: str
-    """UCUM unit; `{...}` annotations are dropped by the Prometheus exposition."""
+    """UCUM unit; `{...}` annotations are dropped by the Prometheus exposition. Money is `USD` (`{USD}`)."""
     description: str
     labels: tuple[str, ...]
     """Every label key the instrument may carry; all low-cardinality."""
@@ -327,6 +335,57 @@ REMINDERS_GENERATE_FALLBACKS = _counter(
     ('reason',),
     'system_reminders_generate_fallbacks_total',
 )
+COST_AVOIDED = _counter(
+    'tool_output.cost_avoided_usd',
+    USD,
+    'What the re-sends that reductions kept out of each model request would have cost, priced per tool and model '
+    'with genai-prices as a range: `estimate` is `lower` (every avoided token a cache read), `upper` (every one at '
+    "the input price) or `expected` (split as the response's own input was between cache reads and full price).",
+    ('tool', 'model', 'estimate'),
+    'tool_output_cost_avoided_usd_total',
+)
+USAGE_TOKENS = _counter(
+    'model_usage.tokens',
+    '{token}',
+    'Tokens the provider reported for each model response of a run with these capabilities, by how they are billed: '
+    '`uncached_input` (full input price), `cache_read`, `cache_write` (all three together are the input) and '
+    '`output`.',
+    ('model', 'provider', 'type'),
+    'model_usage_tokens_total',
+)
+USAGE_RESPONSES = _counter(
+    'model_usage.responses',
+    '{response}',
+    'Model responses of runs with these capabilities, by pricing outcome: `priced`, or why not (`no_model`, '
+    '`unknown_model`: genai-prices does not know it, `invalid_usage`, `error`).',
+    ('model', 'provider', 'pricing'),
+    'model_usage_responses_total',
+)
+USAGE_COST = _counter(
+    'model_usage.cost_usd',
+    USD,
+    'What model responses of runs with these capabilities cost, priced with genai-prices (its bundled snapshot '
+    'unless the application updates it), by input (cache reads and writes included) and output.',
+    ('model', 'provider', 'direction'),
+    'model_usage_cost_usd_total',
+)
+USAGE_RUN_COST = MetricSpec(
+    'model_usage.run_cost_usd',
+    'histogram',
+    USD,
+    'Cost of each finished run with these capabilities whose every model response was priced.',
+    ('agent',),
+    'model_usage_run_cost_usd',
+    COST_BUCKETS,
+)
+REMINDERS_INPUT_TOKENS = _counter(
+    'system_reminders.input_tokens',
+    '{token}',
+    'Input tokens of model responses in runs with SystemReminders, by whether the request carried a reminder and '
+    'how they were billed (`uncached_input`, `cache_read`, `cache_write`): the prompt cache with and without one.',
+    ('model', 'reminded', 'type'),
+    'system_reminders_input_tokens_total',
+)
 BOUNDED_LINES = _counter(
     'bounded.lines',
     '{line}',
@@ -379,6 +438,12 @@ ALL_METRICS: tuple[MetricSpec, ...] = (
     REMINDERS_GENERATE_TOKENS,
     REMINDERS_GENERATIONS,
     REMINDERS_GENERATE_FALLBACKS,
+    REMINDERS_INPUT_TOKENS,
+    COST_AVOIDED,
+    USAGE_TOKENS,
+    USAGE_RESPONSES,
+    USAGE_COST,
+    USAGE_RUN_COST,
     BOUNDED_LINES,
     BOUNDED_GUARD_REFUSALS,
     BOUNDED_REDACTIONS_TOTAL,

@@ -10,9 +10,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from pydantic_ai import AgentRunResult
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.exceptions import UserError
-from pydantic_ai.messages import ToolCallPart, ToolReturn
+from pydantic_ai.messages import ModelResponse, ToolCallPart, ToolReturn
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import AgentDepsT, RunContext, ToolDefinition, ToolSelector, matches_tool_selector
 from pydantic_ai.toolsets import AgentToolset
@@ -21,6 +22,7 @@ from .._text.cut import TruncationStrategy, cut_text
 from .._text.layout import Serializer, Tokenizer, utf8_size
 from .._text.paging import READ_TOOL_NAME
 from .._text.secrets import DEFAULT_SCRUBBER, Scrubber
+from .._usage import agent_label, record_avoided, record_response, record_run_end
 from ..storage import LocalFileStore, OverflowStore, scrub_before_write
 from . import _telemetry as telemetry
 from ._actions import Passthrough, Reduced, ReductionAction
@@ -95,6 +97,8 @@ class _RunState:
     """Per-run bookkeeping, isolated by `for_run` so concurrent runs never share it."""
 
     tokens_saved_by_tool: dict[str, int] = field(default_factory=dict[str, int])
+    avoided_in_request: tuple[tuple[str, int], ...] = ()
+    """Per tool, the tokens kept out of the request in flight, priced once its response says by which model."""
     warned: set[tuple[str, str, str]] = field(default_factory=set[tuple[str, str, str]])
     """(tool, action, exception type) already logged in this run."""
 
@@ -312,9 +316,26 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
     async def before_model_request(
         self, ctx: RunContext[AgentDepsT], request_context: ModelRequestContext
     ) -> ModelRequestContext:
-        if self._run.tokens_saved_by_tool:
-            telemetry.report_resend_avoided(self._run.tokens_saved_by_tool.items())
+        run = self._run
+        if run.tokens_saved_by_tool:
+            run.avoided_in_request = tuple((tool, n) for tool, n in run.tokens_saved_by_tool.items() if n > 0)
+            telemetry.report_resend_avoided(run.avoided_in_request)
+        else:
+            run.avoided_in_request = ()
         return request_context
+
+    async def after_model_request(
+        self, ctx: RunContext[AgentDepsT], *, request_context: ModelRequestContext, response: ModelResponse
+    ) -> ModelResponse:
+        cost = record_response(response, ctx.run_id)
+        avoided = self._run.avoided_in_request
+        if cost is not None and avoided:
+            record_avoided(cost, avoided)
+        return response
+
+    async def after_run(self, ctx: RunContext[AgentDepsT], *, result: AgentRunResult[Any]) -> AgentRunResult[Any]:
+        record_run_end(ctx.run_id, agent_label(ctx))
+        return result
 
     async def after_tool_execute(
         self,
@@ -331,8 +352,7 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
             return result
         tool_name = call.tool_name
         bands = self._per_tool.get(tool_name, self._bands)
-        agent = ctx.agent
-        reported = (tool_name, agent.name if agent is not None and agent.name else 'unnamed')
+        reported = (tool_name, agent_label(ctx))
         if reported not in self._thresholds_reported:
             # Per agent and tool, the thresholds that really apply: dashboards draw them over the tool's sizes,
             # and two agents that bound one tool differently each show their own.
