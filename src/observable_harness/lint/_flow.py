@@ -340,11 +340,11 @@ class Evaluator:
         """Names that may hold a whole length (`end = limit if limit else len(lines)`): no cap as a slice end."""
         self.accumulators, self.limits = _facts(self.node)
         self.guards: dict[str, ast.expr] = {}
+        """Names holding a size test (`too_big = len(out) > LIMIT`), refined like the test itself."""
         self.fixed_hosts: set[str] = set()
+        """Names holding a URL whose host the code sets (`url = f'{API}/search?q={query}'`)."""
         self.definitions: dict[str, ast.expr] = {}
         """What each local name was last set to, for the limit it may hold."""
-        """Names holding a URL whose host the code sets (`url = f'{API}/search?q={query}'`)."""
-        """Names holding a size test (`too_big = len(out) > LIMIT`), refined like the test itself."""
         self.state = closure.copy() if closure is not None else State()
         arguments_node = self.node.args
         every = [*arguments_node.posonlyargs, *arguments_node.args, *arguments_node.kwonlyargs]
@@ -567,8 +567,8 @@ class Evaluator:
             if len(node.args) == 1:
                 return 'none'
             fallback = self.limit_kind(node.args[1], state, seen)
-            chooser = self.size_kind(_names(node.func.value))
-            return chooser if fallback == 'fixed' and chooser != 'fixed' else fallback
+            given_by = self.size_kind(_names(node.func.value))  # `arguments.get(...)`: the model's, if it passes one
+            return given_by if fallback == 'fixed' and given_by != 'fixed' else fallback
         return self.size_kind(_names(node))
 
     @staticmethod
