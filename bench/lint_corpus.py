@@ -22,7 +22,7 @@ from pathlib import Path
 MANIFEST = Path(__file__).with_name('lint_corpus.toml')
 DEFAULT_OUT = Path.home() / '.cache' / 'observable-harness' / 'lint-corpus'
 DEFAULT_MIRRORS = Path('/work/.mirror')
-SPLITS = ('tune', 'heldout')
+SPLITS = ('tune', 'heldout', 'check')
 CODES = ('BTO001', 'BTO002', 'BTO003')
 
 

@@ -5,7 +5,7 @@ built by `bench/lint_corpus.py build`, reads its `path:line: CODE message` lines
 to the innermost labelled tool function around its line, and compares with the labels in
 `bench/lint_corpus.toml`. A finding outside every labelled tool counts as a false positive.
 
-    python bench/lint_score.py [--corpus DIR] [--split tune|heldout|all] [--show]
+    python bench/lint_score.py [--corpus DIR] [--split tune|heldout|check|all] [--show]
 """
 
 from __future__ import annotations

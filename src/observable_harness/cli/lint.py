@@ -15,8 +15,9 @@ def add_parser(commands: Any) -> None:
         description=(
             'Prints `path:line: CODE message` per finding. Exit status: 0 clean, 1 findings, 2 a file or path '
             'that cannot be checked (or a bad configuration). Codes: BTO001 command output returned without a '
-            'bound, BTO002 whole file contents returned without a bound, BTO003 output cut to a fixed size '
-            'without telling the model, BTO000 a file that cannot be parsed; `--explain CODE` says more. '
+            'bound, BTO002 whole file, document or web page contents returned without a bound, BTO003 output cut '
+            'to a fixed size without telling the model, BTO000 a file that cannot be parsed; `--explain CODE` '
+            'says more. '
             'A `# noqa: BTO001` comment on the return line silences a finding. Extra sources and bounds: '
             '[tool.observable-harness.lint] in pyproject.toml (command-sources, file-sources, bounds).'
         ),

@@ -3,13 +3,14 @@
 An unbounded tool return is a silent defect: no error, nothing in a log; it surfaces later as a full
 context window or a wrong decision. It shows in the code, though. The linter follows output from where
 it is produced (a subprocess or other process, a file read in any spelling, a container's `exec_run`,
-GitPython, a document converter, or a source you configure) through assignments, attributes,
-conditional expressions, comprehensions, wrapper objects, thread and executor hand-offs, and the
-helpers, methods and modules it calls within the paths linted, to every return of every tool function.
+GitPython, a document converter, a web page from a URL the model chose, or a source you configure)
+through assignments, attributes, conditional expressions, comprehensions, tuples, wrapper objects, thread
+and executor hand-offs, and the helpers, methods and modules it calls within the paths linted, to every
+return of every tool function.
 
-- `BTO001` a command's output returned without a bound; `BTO002` a whole file's contents returned
-  without a bound; `BTO003` output cut to a fixed size with nothing telling the model it was cut;
-  `BTO000` a file that cannot be parsed. `explain(code)` says what each means and how to fix it.
+- `BTO001` a command's output returned without a bound; `BTO002` a whole file's (document's, web page's)
+  contents returned without a bound; `BTO003` output cut to a fixed size with nothing telling the model
+  it was cut; `BTO000` a file that cannot be parsed. `explain(code)` says what each means and how to fix it.
 - A bound is a cap on size on the path to the return: a slice with a size, a sized read, a loop that
   stops at a count, a guard that compares the length (or a file's size) to a limit, this project's
   `condense`/`offload`, or `ToolOutputLimits()` on the agent the tool is registered with.
@@ -43,10 +44,10 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ._analysis import Finding, lint_modules
+from ._analysis import Finding, lint_modules, tools_of
 from ._codes import CODES, Code, explain
 from ._config import ConfigError, LintConfig, find_config, load_config
-from ._project import Module
+from ._project import FunctionInfo, Module
 
 __all__ = [
     'CODES',
@@ -99,6 +100,7 @@ def lint_paths(paths: Iterable[str | Path], config: LintConfig | None = None) ->
     helpers in other modules are followed; a missing path is a `FileNotFoundError`."""
     by_file: dict[str, list[Finding]] = {}  # in the order the files were found
     modules: list[Module] = []
+    tools: dict[str, list[FunctionInfo]] = {}
     for raw in paths:
         root = Path(raw)
         if not root.exists():
@@ -113,6 +115,9 @@ def lint_paths(paths: Iterable[str | Path], config: LintConfig | None = None) ->
             by_file[str(file)] = [parsed] if isinstance(parsed, Finding) else []
             if not isinstance(parsed, Finding):
                 modules.append(parsed)
-    for finding in lint_modules(modules, config or LintConfig()):
+                tools[parsed.path] = tools_of(parsed)
+                if not tools[parsed.path]:
+                    parsed.release()  # read again only if a tool's helper lives here: most files of a large tree
+    for finding in lint_modules(modules, config or LintConfig(), tools):
         by_file[finding.path].append(finding)
     return [finding for found in by_file.values() for finding in sorted(found)]

@@ -8,14 +8,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ._config import LintConfig
-from ._flow import Evaluator
+from ._flow import Evaluator, Sizing
 from ._project import ClassInfo, FunctionInfo, Module, Project, dotted_name, function_imports, member
 from ._values import EMPTY, Origin, Value, join
+from ._values import unbounded as is_unbounded
 
-__all__ = ['Analysis', 'Finding']
+__all__ = ['Analysis', 'Finding', 'lint_modules', 'tools_of']
 
-_SUMMARY_ROUNDS = 12
-_TOOL_DECORATORS = frozenset({'tool', 'tool_plain', 'function_tool'})
+_SUMMARY_ROUNDS = 40
+"""Rounds of summaries at most: each round also reaches one call deeper from the tools."""
+_TOOL_DECORATORS = frozenset({'tool', 'tool_plain', 'function_tool', 'call_tool'})
+"""`@agent.tool`, `@mcp.tool()`, `@function_tool`, and an MCP low-level server's `@server.call_tool()`."""
 _REGISTRARS = frozenset({'Tool', 'FunctionTool', 'FunctionToolset', 'StructuredTool', 'from_function'})
 _ADDERS = frozenset({'add_function', 'add_tool', 'register_tool'})
 _TOOL_BASES = frozenset({'BaseTool'})
@@ -63,27 +66,59 @@ class Analysis:
         self.summaries: dict[str, Value] = {}
         self.attributes: dict[str, dict[str, Value]] = {}
         self._pending_attributes: dict[str, dict[str, Value]] = {}
-        self._classes = {info.key: info for module in modules for info in module.classes.values()}
+        self._modules = {module.path: module for module in modules}
         self._aliases: dict[str, dict[str, str]] = {}
         self._mro: dict[str, list[ClassInfo]] = {}
         self._reader: str | None = None
         self._dependencies: dict[str, set[str]] = {}
+        self._scheduled: dict[str, FunctionInfo] = {}
+        """Functions some tool may reach, in the order they were found: only these are summarised."""
+        self._new: set[str] = set()
+        self._scheduled_classes: dict[str, ClassInfo] = {}
+        self._new_classes = False
+        self._none_settings: dict[str, bool] = {}
 
     def aliases_of(self, function: FunctionInfo) -> dict[str, str]:
         """The module's imports and those inside the function (`from .shell import run` in a method)."""
         key = function.key
         if key not in self._aliases:
-            self._aliases[key] = {**function.module.aliases, **function_imports(function.node, function.module.package)}
+            module = function.module
+            if module.nested_imports:
+                inner = function_imports(function.node, module.package, module.nested_imports)
+                self._aliases[key] = {**module.aliases, **inner}
+            else:
+                self._aliases[key] = module.aliases
         return dict(self._aliases[key])
 
     def _depends(self, key: str) -> None:
         if self._reader is not None:
             self._dependencies.setdefault(self._reader, set()).add(key)
 
+    def schedule(self, function: FunctionInfo) -> None:
+        """A function a tool may reach: summarised from the next round on."""
+        if function.key not in self._scheduled:
+            self._scheduled[function.key] = function
+            self._new.add(function.key)
+
+    def _schedule_class(self, info: ClassInfo) -> None:
+        """A class whose attributes are read: every method may set them, so each is summarised."""
+        if info.key not in self._scheduled_classes:
+            self._scheduled_classes[info.key] = info
+            self._new_classes = True
+            for method in info.methods.values():
+                self.schedule(method)
+
+    @property
+    def unsettled(self) -> bool:
+        """Functions or classes reached since the summaries last settled."""
+        return bool(self._new) or self._new_classes
+
     # -------------------------------------------------------------------------------------- resolution
 
     def class_by_key(self, key: str) -> ClassInfo | None:
-        return self._classes.get(key)
+        path, _, name = key.rpartition(':')
+        module = self._modules.get(path)
+        return module.classes.get(name) if module is not None else None
 
     def resolve(self, module: Module, qualified: str, aliases: dict[str, str]) -> FunctionInfo | ClassInfo | None:
         """A call's target among the linted modules: a local name, an imported one, or a module's member."""
@@ -135,7 +170,16 @@ class Analysis:
 
     def attribute(self, info: ClassInfo, name: str) -> Value:
         self._depends(f'{info.key}.{name}')
+        self._schedule_class(info)
         return self.attributes.get(info.key, {}).get(name, EMPTY)
+
+    def may_be_none(self, info: ClassInfo, name: str) -> bool:
+        """Whether an instance setting may be None as the class leaves it: a class-level `x = None` default, or
+        `self.x = None` / `self.x = x` from a parameter that defaults to None, in the class or a base."""
+        key = f'{info.key}.{name}'
+        if key not in self._none_settings:
+            self._none_settings[key] = any(_sets_none(cls, name) for cls in self.mro(info))
+        return self._none_settings[key]
 
     def record_attribute(self, info: ClassInfo, name: str, value: Value) -> None:
         kept = Value(value.data().origins, value.marker, value.classes)
@@ -163,31 +207,15 @@ class Analysis:
 
     # -------------------------------------------------------------------------------------- summaries
 
-    def apply(self, target: FunctionInfo, arguments: dict[str, Value], sizing: dict[str, str] | None = None) -> Value:
-        """What a call returns: the target's summary, its parameters replaced by the arguments, and each cut
-        sized by a parameter judged by what the call passed for it (`sizing`; a default is a fixed size)."""
+    def apply(
+        self, target: FunctionInfo, arguments: dict[str, Value], sizing: dict[str, Sizing] | None = None
+    ) -> Value:
+        """What a call returns: the target's summary, its parameters replaced by the arguments, each cut sized
+        by a parameter judged by what the call passed for it (`sizing`), and each path that depends on a
+        limit's absence or a URL's chooser kept or dropped by what the call passed."""
         self._depends(target.key)
-        summary = self.summaries.get(target.key, EMPTY)
-        sizes = sizing or {}
-
-        def resolved(origin: Origin) -> Origin:
-            if origin.bound.startswith('param:'):
-                return replace(origin, bound=sizes.get(origin.bound.removeprefix('param:'), 'fixed'))
-            return origin
-
-        origins: set[Origin] = set()
-        classes = set(summary.classes)
-        marker = summary.marker
-        for origin in map(resolved, summary.origins):
-            if origin.kind != 'param':
-                origins.add(origin)
-                continue
-            argument = arguments.get(origin.source, EMPTY)
-            for given in argument.origins:
-                changed = given.capped(origin.bound) if origin.bound else given
-                origins.add(replace(changed, marked=True) if origin.marked else changed)
-            classes |= argument.classes
-        return Value(frozenset(origins), marker, frozenset(classes))
+        self.schedule(target)
+        return _substitute(self.summaries.get(target.key, EMPTY), arguments, sizing or {})
 
     def _parameters_as_origins(self, function: FunctionInfo) -> dict[str, Value]:
         values: dict[str, Value] = {}
@@ -199,17 +227,21 @@ class Analysis:
             values[name] = Value(frozenset({Origin('param', name, index, function.module.path)}))
         return values
 
-    def settle(self) -> None:
-        """Summarise every function, then again only those that read a summary or attribute that changed."""
-        functions = [function for module in self.project.modules for function in module.every_function]
-        classes = list(self._classes.values())
-        due = {function.key for function in functions}
+    def settle(self, roots: Iterable[FunctionInfo] = ()) -> None:
+        """Summarise the functions the tools reach, found as they are called: each round summarises those
+        reached since the last one and again those that read a summary or attribute that changed. Code no
+        tool reaches is never summarised."""
+        for root in roots:
+            self.schedule(root)
+        due = set(self._new)
         for _ in range(_SUMMARY_ROUNDS):
+            self._new.clear()
+            self._new_classes = False
             self._pending_attributes = {name: dict(table) for name, table in self.attributes.items()}
-            for info in classes:
+            for info in list(self._scheduled_classes.values()):
                 self._class_level(info)
             changed: set[str] = set()
-            for function in functions:
+            for function in list(self._scheduled.values()):
                 if function.key not in due:
                     continue
                 self._reader = function.key
@@ -224,17 +256,18 @@ class Analysis:
                     if self.attributes.get(key, {}).get(name, EMPTY) != value:
                         changed.add(f'{key}.{name}')
             self.attributes = self._pending_attributes
-            if not changed:
+            if not changed and not self._new and not self._new_classes:
                 break
-            due = {reader for reader, read in self._dependencies.items() if read & changed}
+            # class bodies are read every round: a change may show there even when no summary reads it
+            due = {reader for reader, read in self._dependencies.items() if read & changed} | self._new
 
     # -------------------------------------------------------------------------------------- tools
 
-    def findings(self, module: Module) -> list[Finding]:
+    def findings(self, module: Module, tools: Sequence[FunctionInfo]) -> list[Finding]:
         lines = module.source.splitlines()
         covered = _limited_tools(module)
         found: list[Finding] = []
-        for function in _tools(module):
+        for function in tools:
             if function.key in covered:
                 continue
             evaluator = Evaluator(self, function, {}, param_names=function.all_parameters(), tool=True)
@@ -252,16 +285,96 @@ class Analysis:
         return found
 
 
+def _sets_none(info: ClassInfo, name: str) -> bool:
+    constant = info.constants.get(name)
+    if isinstance(constant, ast.Constant) and constant.value is None:
+        return True
+    for method in info.methods.values():
+        arguments = method.node.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        given = positional[len(positional) - len(arguments.defaults) :]
+        defaults = {a.arg: d for a, d in zip(given, arguments.defaults, strict=True)}
+        defaults.update({a.arg: d for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d})
+        for node in ast.walk(method.node):
+            if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not any(dotted_name(target) in (f'self.{name}', f'cls.{name}') for target in targets):
+                continue
+            value = node.value
+            if isinstance(value, ast.Constant) and value.value is None:
+                return True
+            default = defaults.get(value.id) if isinstance(value, ast.Name) else None
+            if isinstance(default, ast.Constant) and default.value is None:
+                return True
+    return False
+
+
+_READABLE = frozenset({'handle', 'process', 'result', 'status', 'response', 'error'})
+"""What a helper that reads its parameter (`Origin.read`) turns into output."""
+
+_UNKNOWN = Sizing('fixed', 'fixed', 'fixed')
+"""A parameter the call gives no sizing for (the receiver, `*args`): a fixed limit, a URL not the model's."""
+
+
+def _resolve(origin: Origin, sizes: dict[str, Sizing]) -> Origin | None:
+    """One origin of a summary at a call: its helper-relative bound and URL resolved, or None on a path the
+    call cannot take (output whole only without a limit, where the call passes one)."""
+    bound = origin.bound
+    head, _, name = bound.partition(':')
+    passed = sizes.get(name, _UNKNOWN)
+    if not name:
+        pass
+    elif head == 'param':
+        bound = passed.size
+    elif head == 'limit':
+        bound = '' if passed.limit == 'none' else passed.limit
+    elif head == 'ifnone':
+        if passed.limit in ('fixed', 'small') or passed.limit.startswith('param:'):
+            return None  # the call passes a limit: the path without one is not taken
+        bound = {'none': '', 'param': 'param'}.get(passed.limit, 'ifnone:' + passed.limit.partition(':')[2])
+    needs = origin.needs
+    if needs:
+        chooser = sizes.get(needs, _UNKNOWN).url
+        if chooser == 'fixed':
+            return None
+        needs = chooser.removeprefix('param:') if chooser.startswith('param:') else ''
+    if bound == origin.bound and needs == origin.needs:
+        return origin
+    return replace(origin, bound=bound, needs=needs)
+
+
+def _substitute(summary: Value, arguments: dict[str, Value], sizes: dict[str, Sizing]) -> Value:
+    origins: set[Origin] = set()
+    classes = set(summary.classes)
+    for raw in summary.origins:
+        origin = _resolve(raw, sizes)
+        if origin is None:
+            continue
+        if origin.kind != 'param':
+            origins.add(origin)
+            continue
+        argument = arguments.get(origin.source, EMPTY)
+        for given in argument.origins:
+            if origin.read and given.shape in _READABLE:
+                given = replace(given, shape='data')
+            changed = given.capped(origin.bound) if origin.bound else given
+            origins.add(replace(changed, marked=True) if origin.marked else changed)
+        classes |= argument.classes
+    parts = None if summary.parts is None else tuple(_substitute(p, arguments, sizes) for p in summary.parts)
+    return Value(frozenset(origins), summary.marker, frozenset(classes), parts)
+
+
 def _judge(module: Module, function: FunctionInfo, node: ast.Return, value: Value) -> Iterator[Finding]:
     groups: dict[tuple[str, str, int, str], list[Origin]] = {}
     for origin in value.origins:
-        if origin.kind == 'param' or origin.shape not in ('data', 'result', 'status'):
+        if origin.kind == 'param' or origin.needs or origin.shape not in ('data', 'result', 'status'):
             continue
         groups.setdefault((origin.kind, origin.source, origin.line, origin.path), []).append(origin)
     unbounded: dict[str, list[Origin]] = {}
     unmarked: list[Origin] = []
     for variants in groups.values():
-        if any(not variant.bound for variant in variants):
+        if any(is_unbounded(variant.bound) for variant in variants):
             kind = variants[0].kind
             unbounded.setdefault('BTO001' if kind == 'command' else 'BTO002', []).append(variants[0])
         elif any(v.bound == 'fixed' for v in variants) and not any(v.marked for v in variants):
@@ -462,8 +575,26 @@ def _root(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ''
 
 
-def lint_modules(modules: Iterable[Module], config: LintConfig) -> list[Finding]:
+def tools_of(module: Module) -> list[FunctionInfo]:
+    """The tool functions a module defines or registers."""
+    return list(_tools(module))
+
+
+def lint_modules(
+    modules: Iterable[Module], config: LintConfig, tools: dict[str, list[FunctionInfo]] | None = None
+) -> list[Finding]:
+    """Findings in the tools of `modules`, linted together. `tools` (by module path) is what `tools_of` found,
+    when the caller has already looked (and released the modules that have none)."""
     ordered = list(modules)
     analysis = Analysis(ordered, config)
-    analysis.settle()
-    return [finding for module in ordered for finding in analysis.findings(module)]
+    if tools is None:
+        tools = {module.path: tools_of(module) for module in ordered}
+    analysis.settle(tool for found in tools.values() for tool in found)
+    with_tools = [module for module in ordered if tools.get(module.path)]
+    findings = [finding for module in with_tools for finding in analysis.findings(module, tools[module.path])]
+    for _ in range(_SUMMARY_ROUNDS):
+        if not analysis.unsettled:
+            break
+        analysis.settle()  # a tool's own pass reached a function no summary had
+        findings = [finding for module in with_tools for finding in analysis.findings(module, tools[module.path])]
+    return findings

@@ -64,7 +64,8 @@ CODES: dict[str, Code] = {
             'BTO002',
             "a whole file's contents returned without a bound",
             "A tool returns a file's whole contents (`read()`, `read_text()`, `readlines()`, iterating a handle, "
-            "a document converter's text, or a source you configured) with no cap on its size. Refuse files over "
+            "a document converter's text, the body of a web page fetched from a URL the model chose, or a source "
+            'you configured) with no cap on its size. Refuse files over '
             'a size and say how to read them in parts, read a window the model asks for, or cap the text and '
             'say what was cut.',
             '@agent.tool_plain\ndef read_file(path: str) -> str:\n    return Path(path).read_text()',

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -24,6 +25,9 @@ from ._sources import (
     FACTORY_CALLS,
     FACTORY_DATA_METHODS,
     HANDOFF_CALLS,
+    HTTP_CALLS,
+    HTTP_CLIENTS,
+    HTTP_METHODS,
     MEDIA_TYPES,
     OPENERS,
     PARSERS,
@@ -32,6 +36,8 @@ from ._sources import (
     PROCESS_DATA_METHODS,
     PROJECT_BOUNDS,
     READERS,
+    RESPONSE_DATA_ATTRIBUTES,
+    RESPONSE_DATA_METHODS,
     SAFE_METHODS,
     TRANSFORM_METHODS,
 )
@@ -56,14 +62,16 @@ class Summaries(Protocol):
 
     def attribute(self, info: ClassInfo, name: str) -> Value: ...
 
+    def may_be_none(self, info: ClassInfo, name: str) -> bool: ...
+
     def record_attribute(self, info: ClassInfo, name: str, value: Value) -> None: ...
 
     def apply(
-        self, target: FunctionInfo, arguments: dict[str, Value], sizing: dict[str, str] | None = None
+        self, target: FunctionInfo, arguments: dict[str, Value], sizing: dict[str, Sizing] | None = None
     ) -> Value: ...
 
 
-__all__ = ['Evaluator', 'State', 'Summaries']
+__all__ = ['Evaluator', 'Sizing', 'State', 'Summaries']
 
 _BOUNDING_NAME = re.compile(
     r'(?:^|_)(?:truncat|clip|shorten|condens|excerpt|summar|abbreviat|ellipsi)|(?:^|_)(?:cap|cut|limit)(?:_|$)',
@@ -78,6 +86,20 @@ _COUNT_FLAG = re.compile(r'-[nc]?\d+')
 _MAX_INLINE_DEPTH = 3
 
 
+@dataclass(frozen=True, slots=True)
+class Sizing:
+    """What a call passes for one parameter of a helper."""
+
+    limit: str
+    """The value itself, for a cut by the parameter itself and a path where it is absent: `none` (None, 0),
+    `fixed`, `param` (the model's choice), `limit:n`/`param:n` (the caller's own parameter `n`, itself or
+    known to be given); see `Evaluator.limit_kind`."""
+    size: str
+    """Who chose it, for a cut sized by an expression over it: `fixed`, `param`, `param:n`."""
+    url: str
+    """Who chose it, as a URL: `fixed` (the code names the host), `param`, `param:n`."""
+
+
 @dataclass
 class State:
     env: dict[str, Value] = field(default_factory=dict[str, Value])
@@ -85,9 +107,13 @@ class State:
     """A guard on a file's size (`stat().st_size > max`) has been passed: files read from here on are small."""
     capped: dict[str, str] = field(default_factory=dict[str, str])
     """Accumulators guarded by their length (`if len(found) < limit: found.append(...)`) and how."""
+    unlimited: dict[str, str] = field(default_factory=dict[str, str])
+    """Limits known to be absent on this path (`if limit is None:`), each with what whole output counts as here."""
+    present: frozenset[str] = frozenset()
+    """Names known to hold a value on this path (`if limit:`, `if limit is not None:`)."""
 
     def copy(self) -> State:
-        return State(dict(self.env), self.size_checked, dict(self.capped))
+        return State(dict(self.env), self.size_checked, dict(self.capped), dict(self.unlimited), self.present)
 
 
 def join_states(states: Sequence[State | None]) -> State | None:
@@ -100,7 +126,18 @@ def join_states(states: Sequence[State | None]) -> State | None:
     env = {name: join(state.env.get(name, EMPTY) for state in live) for name in names}
     capped_names: set[str] = set(live[0].capped).intersection(*(state.capped for state in live[1:]))
     capped = {name: min((state.capped[name] for state in live), key=_bound_rank) for name in capped_names}
-    return State(env, all(state.size_checked for state in live), capped)
+    unlimited = {
+        name: bound
+        for name, bound in live[0].unlimited.items()
+        if all(state.unlimited.get(name) == bound for state in live[1:])
+    }
+    present = live[0].present.intersection(*(state.present for state in live[1:]))
+    return State(env, all(state.size_checked for state in live), capped, unlimited, present)
+
+
+def _together(values: Iterable[Value]) -> Value:
+    """Values put into one thing (a text, a dict, a call's arguments): a tuple among them is no longer one."""
+    return join(value.whole() for value in values)
 
 
 def _bound_rank(bound: str) -> int:
@@ -118,17 +155,35 @@ def _terminates(body: Sequence[ast.stmt]) -> bool:
     return False
 
 
-_NAMES: dict[int, tuple[ast.AST, frozenset[str]]] = {}
+_NAMES: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
+_FACTS: weakref.WeakKeyDictionary[ast.AST, tuple[frozenset[str], frozenset[str]]] = weakref.WeakKeyDictionary()
 
 
 def _names(node: ast.AST) -> frozenset[str]:
-    # cached by node: the same expressions are looked at in every round; the node is kept so its id stays unique
-    cached = _NAMES.get(id(node))
-    if cached is not None and cached[0] is node:
-        return cached[1]
-    names = frozenset(child.id for child in ast.walk(node) if isinstance(child, ast.Name))
-    _NAMES[id(node)] = (node, names)
-    return names
+    # cached by node: the same expressions are looked at in every round, and gone with their tree
+    cached = _NAMES.get(node)
+    if cached is None:
+        cached = _NAMES[node] = frozenset(child.id for child in ast.walk(node) if isinstance(child, ast.Name))
+    return cached
+
+
+def _facts(node: ast.AST) -> tuple[frozenset[str], frozenset[str]]:
+    """A function's collections built item by item, and its limits: read once per function, not per pass."""
+    cached = _FACTS.get(node)
+    if cached is None:
+        cached = _FACTS[node] = (_accumulated(node), _limits(node))
+    return cached
+
+
+_READ_METHODS = PROCESS_DATA_METHODS | RESPONSE_DATA_METHODS | {'readline'}
+
+
+def _is_property(node: FunctionNode) -> bool:
+    return any(dotted_name(d).rsplit('.', 1)[-1] in ('property', 'cached_property') for d in node.decorator_list)
+
+
+def _names_of(nodes: Sequence[ast.AST]) -> frozenset[str]:
+    return frozenset[str]().union(*map(_names, nodes))
 
 
 def _identity(origin: Origin) -> tuple[str, str, int, str]:
@@ -158,6 +213,81 @@ def _accumulated(node: ast.AST) -> frozenset[str]:
                 t.value.id for t in child.targets if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
             )
     return frozenset(names)
+
+
+_CONTEXT_ANNOTATION = re.compile(r'\b(?:RunContext|Context|CancellationToken|ToolContext)\b')
+"""Parameters the framework fills in (a run context, a cancellation token): never chosen by the model."""
+
+
+_SIZE_KEYS = frozenset({'size', 'file_size', 'filesize', 'content-length', 'content_length', 'bytes'})
+
+
+def _declared_size(node: ast.AST) -> bool:
+    """A size a listing or a response's headers declare before the content is read: `info['size']`,
+    `meta.get('size', 0)`, `response.headers['Content-Length']`."""
+    key: ast.expr | None = None
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == 'get' and node.args:
+        key = node.args[0]
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ('int', 'float')
+        and node.args
+    ):
+        return _declared_size(node.args[0])
+    return isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.lower() in _SIZE_KEYS
+
+
+def _measures(node: ast.AST) -> bool:
+    """Whether an expression measures a size on its face: `len(x)`, `path.stat().st_size`, `getsize(p)`."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id == 'len':
+            return True
+        if isinstance(child, ast.Attribute) and child.attr in ('st_size', 'size'):
+            return True
+        if isinstance(child, ast.Call) and dotted_name(child.func).endswith('getsize'):
+            return True
+        if _declared_size(child):
+            return True
+    return False
+
+
+def _dotted_in(node: ast.AST) -> Iterator[str]:
+    """Names and attribute chains inside an expression (`limit`, `self.max_length`)."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name | ast.Attribute):
+            dotted = dotted_name(child)
+            if dotted:
+                yield dotted
+
+
+def _limits(node: ast.AST) -> frozenset[str]:
+    """What a function uses as a size limit: compared with a length, a slice bound, or beside a length in
+    `min`/`max`. Only these are limits whose absence (`if limit is None:`) means output is left whole."""
+    found: set[str] = set()
+    for child in ast.walk(node):
+        if isinstance(child, ast.Compare):
+            sides = [child.left, *child.comparators]
+            if any(_measures(side) for side in sides):
+                for side in sides:
+                    if not _measures(side):
+                        found.update(_dotted_in(side))
+        elif isinstance(child, ast.Slice):
+            for bound in (child.lower, child.upper):
+                if bound is not None:
+                    found.update(_dotted_in(bound))
+        elif (
+            isinstance(child, ast.Call)
+            and isinstance(child.func, ast.Name)
+            and child.func.id in ('min', 'max')
+            and any(_measures(argument) for argument in child.args)
+        ):
+            for argument in child.args:
+                if not _measures(argument):
+                    found.update(_dotted_in(argument))
+    return frozenset(found)
 
 
 def _statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
@@ -208,15 +338,37 @@ class Evaluator:
         self.size_names: dict[str, ast.expr] = {}
         self.full_lengths: set[str] = set()
         """Names that may hold a whole length (`end = limit if limit else len(lines)`): no cap as a slice end."""
-        self.accumulators = _accumulated(self.node)
+        self.accumulators, self.limits = _facts(self.node)
+        self.guards: dict[str, ast.expr] = {}
+        """Names holding a size test (`too_big = len(out) > LIMIT`), refined like the test itself."""
+        self.fixed_hosts: set[str] = set()
+        """Names holding a URL whose host the code sets (`url = f'{API}/search?q={query}'`)."""
+        self.definitions: dict[str, ast.expr] = {}
+        """What each local name was last set to, for the limit it may hold."""
         self.state = closure.copy() if closure is not None else State()
         arguments_node = self.node.args
         every = [*arguments_node.posonlyargs, *arguments_node.args, *arguments_node.kwonlyargs]
         every += [a for a in (arguments_node.vararg, arguments_node.kwarg) if a is not None]
+        positional = [*arguments_node.posonlyargs, *arguments_node.args]
+        defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments_node.defaults))
+        defaults += arguments_node.defaults
+        self.defaults: dict[str, ast.expr | None] = {a.arg: d for a, d in zip(positional, defaults, strict=True)}
+        self.defaults.update(
+            {a.arg: d for a, d in zip(arguments_node.kwonlyargs, arguments_node.kw_defaults, strict=True)}
+        )
+        context = {
+            a.arg for a in every if a.annotation is not None and _CONTEXT_ANNOTATION.search(ast.unparse(a.annotation))
+        }
+        if node is None and function.is_method and positional:
+            context.add(positional[0].arg)  # `self`: the developer's configuration, not the model's choice
         for argument in every:
+            self.state.env[argument.arg] = (arguments or {}).get(argument.arg, EMPTY)
+            if argument.arg in context:
+                self.param_names.discard(argument.arg)
+                self.roots.pop(argument.arg, None)
+                continue
             self.param_names.add(argument.arg)
             self.roots[argument.arg] = frozenset({argument.arg})
-            self.state.env[argument.arg] = (arguments or {}).get(argument.arg, EMPTY)
 
     # ------------------------------------------------------------------------------------------- running
 
@@ -243,6 +395,8 @@ class Evaluator:
             return state
         if isinstance(node, ast.Return):
             value = self.expression(node.value, state) if node.value is not None else EMPTY
+            for bound in state.unlimited.values():
+                value = value.map(lambda origin, bound=bound: origin.whole_unless(bound))
             self.returns[node] = join((self.returns.get(node, EMPTY), value))
             return None
         if isinstance(node, ast.Raise):
@@ -256,14 +410,14 @@ class Evaluator:
             return state
         if isinstance(node, ast.Assign):
             value = self.expression(node.value, state)
-            derived = bool(_names(node.value) & self.param_names)
+            derived = self._derived(node.value, value)
             for target in node.targets:
                 self.assign(target, value, state, node.value, derived=derived)
             return state
         if isinstance(node, ast.AnnAssign):
             if node.value is not None:
                 value = self.expression(node.value, state)
-                self.assign(node.target, value, state, node.value, derived=bool(_names(node.value) & self.param_names))
+                self.assign(node.target, value, state, node.value, derived=self._derived(node.value, value))
             return state
         if isinstance(node, ast.AugAssign):
             return self.augmented(node, state)
@@ -304,10 +458,27 @@ class Evaluator:
                 self.full_lengths.add(target.id)
             else:
                 self.full_lengths.discard(target.id)
+            if source is not None:
+                self.definitions[target.id] = source
+            else:
+                self.definitions.pop(target.id, None)
+            if source is not None and self.fixed_host(source):
+                self.fixed_hosts.add(target.id)
+            else:
+                self.fixed_hosts.discard(target.id)
+            if source is not None and isinstance(source, ast.Compare | ast.BoolOp | ast.UnaryOp) and _measures(source):
+                self.guards[target.id] = source
+            else:
+                self.guards.pop(target.id, None)
         elif isinstance(target, ast.Tuple | ast.List):
             if isinstance(source, ast.Tuple | ast.List) and len(source.elts) == len(target.elts):
                 for element, part in zip(target.elts, source.elts, strict=True):
                     self.assign(element, self.expression(part, state), state, part, derived=derived)
+                return
+            starred = any(isinstance(element, ast.Starred) for element in target.elts)
+            if value.parts is not None and len(value.parts) == len(target.elts) and not starred:
+                for element, item in zip(target.elts, value.parts, strict=True):
+                    self.assign(element, item, state, derived=derived)
                 return
             element_value = self.element(value)
             status = Value(frozenset(o for o in element_value.origins if o.line in self._status_lines(value)))
@@ -327,6 +498,11 @@ class Evaluator:
         elif isinstance(target, ast.Starred):
             self.assign(target.value, value, state, derived=derived)
 
+    def _derived(self, expression: ast.expr, value: Value) -> bool:
+        """Whether an assigned value is a parameter's choice (`end = start + limit`). Output read because of a
+        parameter (`lines = Path(path).read_text().splitlines()`) is not: sizes taken from it are the output's."""
+        return bool(_names(expression) & self.param_names) and all(o.kind == 'param' for o in value.origins)
+
     def _roots_of(self, names: frozenset[str]) -> frozenset[str]:
         return frozenset[str]().union(*(self.roots.get(name, frozenset({name})) for name in names & self.param_names))
 
@@ -336,6 +512,64 @@ class Evaluator:
         if not roots:
             return 'fixed'
         return 'param' if self.tool else f'param:{min(roots)}'
+
+    def passed(self, argument: ast.expr, state: State) -> Sizing:
+        return Sizing(self.limit_kind(argument, state), self.size_kind(_names(argument)), self.chooser(argument))
+
+    def limit_kind(self, node: ast.expr, state: State, seen: frozenset[str] = frozenset()) -> str:
+        """What a limit's value is: `none` (no limit: `None`, `0`), `fixed`, `param` (the model's choice),
+        `limit:n` (a helper's parameter `n` itself, which a call may pass as None) or `param:n` (made from it)."""
+        if isinstance(node, ast.Constant):
+            return 'none' if node.value is None or node.value is False or node.value == 0 else 'fixed'
+        if (
+            isinstance(node, ast.Name)
+            and node.id in self.param_names
+            and self.roots.get(node.id) == frozenset({node.id})
+        ):
+            present = node.id in state.present
+            if not self.tool:
+                return f'param:{node.id}' if present else f'limit:{node.id}'
+            default = self.defaults.get(node.id)
+            # a tool's limit that defaults to None leaves output whole unless the model asks for less
+            if not present and isinstance(default, ast.Constant) and default.value is None:
+                return 'none'
+            return 'param'
+        dotted = dotted_name(node)
+        if dotted and dotted in state.present:
+            return self.size_kind(_names(node))
+        if isinstance(node, ast.Name) and node.id in self.definitions and node.id not in seen:
+            # a local limit is what it was made from: `limit = row_limit or self.row_limit`
+            return self.limit_kind(self.definitions[node.id], state, seen | {node.id})
+        if isinstance(node, ast.Name) and node.id not in state.env:
+            constant = self.module.constants.get(node.id)
+            if isinstance(constant, ast.Constant) and constant.value is None:
+                return 'none'
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ('self', 'cls')
+            and self.function.owner is not None
+            and self.analysis.may_be_none(self.function.owner, node.attr)
+        ):
+            return 'none'  # a setting that defaults to None (`self.max_chars = max_chars` with `max_chars=None`)
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            # `a or b` is b wherever a is absent: the first that is not absent by default decides
+            kinds = [self.limit_kind(value, state, seen) for value in node.values]
+            return next((kind for kind in kinds if kind != 'none'), 'none')
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == 'get'
+            and 1 <= len(node.args) <= 2
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            # `arguments.get('limit')` is absent unless given; `.get('limit', 100)` falls back to the default
+            if len(node.args) == 1:
+                return 'none'
+            fallback = self.limit_kind(node.args[1], state, seen)
+            given_by = self.size_kind(_names(node.func.value))  # `arguments.get(...)`: the model's, if it passes one
+            return given_by if fallback == 'fixed' and given_by != 'fixed' else fallback
+        return self.size_kind(_names(node))
 
     @staticmethod
     def _status_lines(value: Value) -> set[int]:
@@ -354,7 +588,7 @@ class Evaluator:
             self.analysis.record_attribute(self.function.owner, receiver.attr, value)
             return
         current = state.env.get(name, EMPTY)
-        combined = join((current, value))
+        combined = _together((current, value))
         if (value.marker and current.tainted) or (current.marker and value.tainted):
             combined = replace(combined, origins=combined.marked().origins)
         state.env[name] = combined
@@ -363,13 +597,13 @@ class Evaluator:
         value = self.expression(node.value, state)
         if isinstance(node.target, ast.Name):
             current = state.env.get(node.target.id, EMPTY)
-            combined = join((current, value))
+            combined = _together((current, value))
             if (value.marker and current.tainted) or (current.marker and value.tainted):
                 combined = combined.marked()
             if node.target.id in state.capped and value.tainted:
-                combined = join((current, value.capped(state.capped[node.target.id])))
+                combined = _together((current, value.capped(state.capped[node.target.id])))
             if self.loop_caps and value.tainted:
-                combined = join((current, value.capped(self.loop_caps[-1])))
+                combined = _together((current, value.capped(self.loop_caps[-1])))
                 if value.marker or current.marker:
                     combined = combined.marked()
             state.env[node.target.id] = combined
@@ -420,7 +654,9 @@ class Evaluator:
         return self.block(node.orelse, after) if node.orelse else after
 
     def _loop_cap(self, node: ast.For | ast.AsyncFor | ast.While) -> str:
-        """A loop that stops at a count (`if n >= limit: break`, `while len(out) < limit`) caps what it collects."""
+        """A loop that stops at a count (`if n >= limit: break`, `while len(out) < limit`) caps what it collects.
+        A count is a length, a name the loop adds to (`n += 1`), or its own index (`for i, line in
+        enumerate(f)`); a loop that stops on a membership test or a clock is no cap on size."""
         tests: list[ast.expr] = []
         if isinstance(node, ast.While) and isinstance(node.test, ast.Compare):
             tests.append(node.test)
@@ -430,7 +666,25 @@ class Evaluator:
             if isinstance(statement, ast.If)
             and any(isinstance(inner, ast.Break) for inner in _statements(statement.body))
         )
-        compares = [test for test in tests if any(isinstance(c, ast.Compare) for c in ast.walk(test))]
+        counters = {
+            child.target.id
+            for child in ast.walk(node)
+            if isinstance(child, ast.AugAssign) and isinstance(child.target, ast.Name) and isinstance(child.op, ast.Add)
+        }
+        if (
+            isinstance(node, ast.For | ast.AsyncFor)
+            and isinstance(node.iter, ast.Call)
+            and dotted_name(node.iter.func) in ('enumerate', 'range')
+        ):
+            counters |= _names(node.target)
+
+        def counts(compare: ast.Compare) -> bool:
+            if any(isinstance(op, ast.In | ast.NotIn | ast.Is | ast.IsNot) for op in compare.ops):
+                return False
+            sides = [compare.left, *compare.comparators]
+            return any(_measures(side) or bool(_names(side) & counters) for side in sides)
+
+        compares = [test for test in tests if any(isinstance(c, ast.Compare) and counts(c) for c in ast.walk(test))]
         if not compares:
             return ''
         return self.size_kind(frozenset[str]().union(*(_names(test) for test in compares)))
@@ -465,11 +719,15 @@ class Evaluator:
     def _is_size(self, node: ast.expr) -> bool:
         if isinstance(node, ast.NamedExpr):
             return self._is_size(node.value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ('int', 'float'):
+            return bool(node.args) and self._is_size(node.args[0])
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'len':
             return True
         if isinstance(node, ast.Attribute) and node.attr in ('st_size', 'size'):
             return True
         if isinstance(node, ast.Call) and dotted_name(node.func).endswith(('getsize', 'path.getsize')):
+            return True
+        if _declared_size(node):
             return True
         if isinstance(node, ast.Name) and node.id in self.size_names:
             return True
@@ -479,12 +737,14 @@ class Evaluator:
         """What a size expression measures: (variable name or '', whether it measures a file on disk)."""
         if isinstance(node, ast.NamedExpr):
             return self._size_subject(node.value, seen)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ('int', 'float'):
+            return self._size_subject(node.args[0], seen) if node.args else ('', False)
         if isinstance(node, ast.Name) and node.id in self.size_names and node.id not in seen:
             return self._size_subject(self.size_names[node.id], seen | {node.id})
         if isinstance(node, ast.BinOp):
             left = self._size_subject(node.left, seen)
             return left if left != ('', False) else self._size_subject(node.right, seen)
-        if isinstance(node, ast.Attribute) and node.attr in ('st_size', 'size'):
+        if (isinstance(node, ast.Attribute) and node.attr in ('st_size', 'size')) or _declared_size(node):
             return '', True
         if isinstance(node, ast.Call) and dotted_name(node.func).endswith('getsize'):
             return '', True
@@ -498,15 +758,48 @@ class Evaluator:
         `len(out) <= LIMIT` shows output small on its side. For a list built up in the function
         (`found.append(...)`), the length is a count: below it, what is collected is bounded by the count
         (nothing is cut yet when the other side leaves the loop or the function); at or above it, the
-        collection has been cut there.
+        collection has been cut there. `limit is None` (or `not limit`) for a limit the function cuts with
+        means output is whole on that side: see `absent`. Tests joined by `and`/`or` are followed path by
+        path: `not limit or len(out) <= limit` is true where the limit is absent or where output is small.
         """
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             return self.refine(test.operand, state, truth=not truth, other_exits=other_exits)
+        if isinstance(test, ast.NamedExpr):
+            return self.refine(test.value, state, truth=truth, other_exits=other_exits)
         if isinstance(test, ast.BoolOp):
-            if (isinstance(test.op, ast.And) and truth) or (isinstance(test.op, ast.Or) and not truth):
+            every = isinstance(test.op, ast.And) == truth  # all values take `truth`; else any one may
+            if every:
                 for value in test.values:
                     state = self.refine(value, state, truth=truth, other_exits=other_exits)
+                return state
+            paths: list[State | None] = []
+            rest = state
+            for value in test.values:
+                # this value decides, every one before it went the other way
+                paths.append(self.refine(value, rest.copy(), truth=truth, other_exits=other_exits))
+                rest = self.refine(value, rest, truth=not truth, other_exits=other_exits)
+            return join_states(paths) or state
+        if isinstance(test, ast.Name) and test.id in self.guards:
+            return self.refine(self.guards[test.id], state, truth=truth, other_exits=other_exits)
+        if isinstance(test, ast.Name | ast.Attribute) and dotted_name(test):
+            if truth:
+                state.present = state.present | {dotted_name(test)}
+                return state
+            if dotted_name(test) in self.limits:
+                return self.absent(test, state)
+            if isinstance(test, ast.Name) and test.id in state.env:
+                state.env[test.id] = state.env[test.id].capped('small')  # `if not out:` output that is empty
             return state
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is | ast.IsNot):
+            subject, other = test.left, test.comparators[0]
+            if isinstance(subject, ast.Constant):
+                subject, other = other, subject
+            if not (isinstance(other, ast.Constant) and other.value is None and dotted_name(subject)):
+                return state
+            if truth != isinstance(test.ops[0], ast.Is):
+                state.present = state.present | {dotted_name(subject)}
+                return state
+            return self.absent(subject, state) if dotted_name(subject) in self.limits else state
         if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
             return state
         left, op, right = test.left, test.ops[0], test.comparators[0]
@@ -549,6 +842,18 @@ class Evaluator:
         state.capped[name] = self.size_kind(_names(limit))
         return state
 
+    def absent(self, limit: ast.expr, state: State) -> State:
+        """The path where a size limit is absent (`if limit is None: return out`): what is whole here is whole,
+        the model's request, whole only when a call passes no limit, or never returned (a configured limit)."""
+        kind = self.limit_kind(limit, state)
+        if kind == 'none':
+            return state
+        bound = {'fixed': 'small', 'param': 'param'}.get(kind, 'ifnone:' + kind.partition(':')[2])
+        state.unlimited[dotted_name(limit)] = bound
+        for name, value in state.env.items():
+            state.env[name] = value.map(lambda origin: origin.whole_unless(bound))
+        return state
+
     # ------------------------------------------------------------------------------------------- expressions
 
     def expression(self, node: ast.expr | None, state: State) -> Value:
@@ -581,7 +886,7 @@ class Evaluator:
 
     def combine(self, *values: Value) -> Value:
         """Values put together into one text: output next to a marker is marked."""
-        combined = join(values)
+        combined = _together(values)
         if combined.tainted and combined.marker:
             combined = combined.marked()
         return combined
@@ -637,6 +942,12 @@ class Evaluator:
             for cls in self.analysis.mro(info):
                 if name in cls.constants and isinstance(cls.constants[name], ast.Constant | ast.JoinedStr):
                     values.append(self.constant_marker(cls.constants[name]))
+                method = cls.methods.get(name)
+                if method is not None and _is_property(method.node):
+                    # `self.requests` read through `@property def requests(self)`: what the getter returns
+                    names = method.parameters()
+                    bound = {names[0]: Value(classes=frozenset({info.key}))} if names else {}
+                    values.append(self.analysis.apply(method, bound))
                 values.append(self.analysis.attribute(cls, name))
         return join(values)
 
@@ -644,11 +955,15 @@ class Evaluator:
         kept: set[Origin] = set()
         for origin in base.origins:
             if origin.kind == 'param':
-                kept.add(origin)
+                read = name in PROCESS_DATA_ATTRIBUTES or name in RESPONSE_DATA_ATTRIBUTES
+                kept.add(replace(origin, read=True) if read else origin)
             elif origin.shape in ('result', 'status', 'error', 'process'):
                 if name in PROCESS_DATA_ATTRIBUTES:
                     kept.add(replace(origin, shape='data'))
-            elif origin.shape == 'handle':
+            elif origin.shape == 'response':
+                if name in RESPONSE_DATA_ATTRIBUTES:
+                    kept.add(replace(origin, shape='data'))
+            elif origin.shape in ('handle', 'client'):
                 continue
             elif origin.shape == 'factory' or name not in SAFE_METHODS:
                 kept.add(origin)
@@ -664,12 +979,19 @@ class Evaluator:
             position = node.slice
             if isinstance(position, ast.UnaryOp) and isinstance(position.op, ast.USub):
                 position = position.operand
+            if (
+                isinstance(node.slice, ast.Constant)
+                and isinstance(node.slice.value, int)
+                and base.parts is not None
+                and -len(base.parts) <= node.slice.value < len(base.parts)
+            ):
+                return base.parts[node.slice.value]  # one item of a tuple (`run(cmd)[1]`)
             if isinstance(position, ast.Constant) and isinstance(position.value, int | str):
                 # one line of many (`out.splitlines()[-1]`) or one field of parsed JSON (`data['version']`) is
                 # small; one element of a tuple of outputs (`communicate()[0]`) is not
                 return base.map(lambda o: o.capped('small') if o.pieces else self._as_data(o))
             return base.map(self._as_data)
-        bound = self.slice_bound(node.slice, node.value)
+        bound = self.slice_bound(node.slice, node.value, state)
         return base.capped(bound) if bound else base
 
     @staticmethod
@@ -695,7 +1017,7 @@ class Evaluator:
             return node.value is None
         return False
 
-    def slice_bound(self, piece: ast.Slice, base: ast.expr) -> str:
+    def slice_bound(self, piece: ast.Slice, base: ast.expr, state: State) -> str:
         """How a slice caps what it slices: '' when it does not (`[1:]`, `[:-1]`, `[:out.index(x)]`)."""
         lower, upper = piece.lower, piece.upper
         base_name = _root_name(base)
@@ -731,6 +1053,10 @@ class Evaluator:
             defining = [lower, upper]
         else:
             return ''
+        if lower is None and isinstance(upper, ast.Name):
+            # `out[:limit]`: a limit of None cuts nothing
+            kind = self.limit_kind(upper, state)
+            return '' if kind == 'none' else kind
         names = frozenset[str]().union(*(_names(expression) for expression in defining))
         return self.size_kind(names)
 
@@ -780,7 +1106,11 @@ class Evaluator:
 
     def _Tuple(self, node: ast.expr, state: State) -> Value:
         assert isinstance(node, ast.Tuple | ast.List | ast.Set)
-        return join(self.expression(element, state) for element in node.elts)
+        items = [self.expression(element, state) for element in node.elts]
+        joined = join(item.whole() for item in items)
+        if isinstance(node, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in node.elts):
+            return Value(joined.origins, joined.marker, joined.classes, tuple(items))
+        return joined
 
     _List = _Tuple
     _Set = _Tuple
@@ -788,7 +1118,7 @@ class Evaluator:
     def _Dict(self, node: ast.expr, state: State) -> Value:
         assert isinstance(node, ast.Dict)
         keys = [self.expression(key, state) for key in node.keys if key is not None]
-        return join([*keys, *(self.expression(value, state) for value in node.values)])
+        return _together([*keys, *(self.expression(value, state) for value in node.values)])
 
     def _Lambda(self, node: ast.expr, state: State) -> Value:
         return EMPTY
@@ -802,8 +1132,8 @@ class Evaluator:
             for condition in generator.ifs:
                 inner = self.refine(condition, inner, truth=True)
         if isinstance(node, ast.DictComp):
-            return join((self.expression(node.key, inner), self.expression(node.value, inner)))
-        return self.expression(node.elt, inner)
+            return _together((self.expression(node.key, inner), self.expression(node.value, inner)))
+        return self.expression(node.elt, inner).whole()
 
     _SetComp = _ListComp
     _GeneratorExp = _ListComp
@@ -813,9 +1143,11 @@ class Evaluator:
         """What iterating a value gives: lines of a file, items of a list, pages of a document."""
         kept: set[Origin] = set()
         for origin in value.origins:
-            if origin.shape in ('handle', 'process', 'result', 'status'):
+            if origin.kind == 'param':
+                kept.add(replace(origin, read=True))
+            elif origin.shape in ('handle', 'process', 'result', 'status', 'response'):
                 kept.add(replace(origin, shape='data'))
-            elif origin.shape != 'error':
+            elif origin.shape not in ('error', 'client'):
                 kept.add(origin)
         return Value(frozenset(kept), value.marker, value.classes)
 
@@ -863,6 +1195,55 @@ class Evaluator:
         sized = [value for at, value in spans if match.start('count') <= at < match.end('count')]
         return self.size_kind(frozenset[str]().union(*map(_names, sized))) if sized else 'fixed'
 
+    def fetched(self, source: str, verb: str, node: ast.Call) -> Value:
+        """An HTTP response: a source of a whole page when the URL is the tool caller's choice (see `chooser`)."""
+        # `request(method, url)` and `stream(method, url)` name the method first
+        urls: list[ast.expr] = list(node.args[1:2] if verb in ('request', 'stream') else node.args[:1])
+        urls += [k.value for k in node.keywords if k.arg in ('url', 'uri')]
+        if not urls:  # `session.request(**request_kwargs)`: the URL is somewhere in there
+            urls = [k.value for k in node.keywords if k.arg is None]
+        choosers = {self.chooser(url) for url in urls} - {'fixed'}
+        if not choosers:
+            return EMPTY
+        chooser = 'param' if 'param' in choosers else min(choosers)
+        needs = chooser.removeprefix('param:') if chooser.startswith('param:') else ''
+        return Value(frozenset({Origin('web', source, node.lineno, self.module.path, 'response', needs=needs)}))
+
+    def chooser(self, node: ast.expr) -> str:
+        """Who picks a URL: `fixed` (the code names its host), `param` (the model, through a tool parameter),
+        or `param:n` (a helper's parameter `n`, known at each call)."""
+        if self.fixed_host(node):
+            return 'fixed'
+        return self.size_kind(_names(node))
+
+    def fixed_host(self, node: ast.expr) -> bool:
+        """Whether a URL's host is set by the code, whatever the model fills in after it."""
+        derived = bool(self._roots_of(_names(node)))
+        if isinstance(node, ast.Constant) or not derived:
+            return True
+        if isinstance(node, ast.Name):
+            return node.id in self.fixed_hosts
+        if isinstance(node, ast.JoinedStr) and node.values:
+            head = node.values[0]
+            if isinstance(head, ast.Constant):
+                return '://' in str(head.value) or str(head.value).startswith('/')
+            return isinstance(head, ast.FormattedValue) and self.fixed_host(head.value)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod):
+            return self.fixed_host(node.left)
+        if isinstance(node, ast.IfExp):
+            return self.fixed_host(node.body) and self.fixed_host(node.orelse)
+        if isinstance(node, ast.BoolOp):
+            return all(self.fixed_host(value) for value in node.values)
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr == 'format':
+                return self.fixed_host(func.value)
+            if dotted_name(func).endswith('urljoin') and node.args:
+                return self.fixed_host(node.args[0])
+            host = next((k.value for k in node.keywords if k.arg in ('host', 'netloc', 'base_url')), None)
+            return host is not None and self.fixed_host(host)
+        return False
+
     def origin(self, kind: str, source: str, node: ast.AST, *, shape: str = 'data', bound: str = '') -> Value:
         line = getattr(node, 'lineno', 0)
         return Value(frozenset({Origin(kind, source, line, self.module.path, shape, bound)}))
@@ -876,7 +1257,7 @@ class Evaluator:
         name = qualified.rsplit('.', 1)[-1] if qualified else (func.attr if isinstance(func, ast.Attribute) else '')
         arguments = [self.expression(a, state) for a in node.args]
         keywords = {k.arg: self.expression(k.value, state) for k in node.keywords}
-        every = join([*arguments, *keywords.values()])
+        every = _together([*arguments, *keywords.values()])
         config = self.analysis.config
 
         if isinstance(func, ast.Name) and func.id in self.local_functions and func.id not in state.env:
@@ -896,9 +1277,14 @@ class Evaluator:
             if qualified in CALLS:
                 kind, shape = CALLS[qualified]
                 return self.origin(kind, qualified, node, shape=shape, bound=self._command_cap(node))
+            if qualified in HTTP_CALLS:
+                fetched = self.fetched(qualified, qualified.rsplit('.', 1)[-1], node)
+                return fetched.capped('small') if state.size_checked else fetched
+            if qualified in HTTP_CLIENTS:
+                return self.origin('web', qualified, node, shape='client')
             if qualified == 'getattr' and len(arguments) >= 2 and isinstance(node.args[1], ast.Constant):
                 found = self.attribute_of(arguments[0], str(node.args[1].value))
-                return join((found, *arguments[2:]))
+                return _together((found, *arguments[2:]))
             if qualified == 'next' and arguments:
                 return self.element(arguments[0]).capped('small')  # one item: a header row, a first line
             if qualified in READERS and arguments:
@@ -910,6 +1296,9 @@ class Evaluator:
                 return self.wrapped(self.element(arguments[0])).capped(self.size_kind(sized))
             if qualified in OPENERS:
                 return self.file_opened(qualified, node, state)
+            if qualified == 'os.read' and arguments:
+                # a chunk of a pipe or a terminal: read in a loop until it ends, its size is no cap
+                return self.element(arguments[0])
             if qualified in FACTORY_CALLS:
                 return self.origin(FACTORY_CALLS[qualified], qualified, node, shape='factory')
             if qualified in EXCLUDED_CALLS or qualified.startswith(('logging.', 'logger.')):
@@ -918,7 +1307,7 @@ class Evaluator:
                 return self.stringify(every)
             target = self.analysis.resolve(self.module, qualified, self.aliases)
             if target is not None:
-                return self.call_target(target, node, arguments, keywords, None)
+                return self.call_target(target, node, arguments, keywords, None, state)
         if isinstance(func, ast.Attribute):
             found = self._method(func, node, arguments, keywords, every, state)
             if found is not None:
@@ -929,7 +1318,9 @@ class Evaluator:
             callee = self.expression(func, state)
             calls = [self.analysis.find_method(key, '__call__') for key in callee.classes]
             if any(calls):
-                return join(self.call_target(c, node, arguments, keywords, callee) for c in calls if c is not None)
+                return join(
+                    self.call_target(c, node, arguments, keywords, callee, state) for c in calls if c is not None
+                )
         if name and _BOUNDING_NAME.search(name):
             # a helper we cannot read, named for bounding (`truncate_output(out)`): taken at its word
             return self.combine(every.capped('small'), Value(marker=True))
@@ -954,7 +1345,15 @@ class Evaluator:
 
     def wrapped(self, every: Value) -> Value:
         """An unknown call given output: its result carries it (a wrapper, a parser); reading a handle reads it."""
-        return every.map(lambda o: replace(o, shape='data') if o.shape in ('handle', 'process') else o)
+        return every.map(
+            lambda o: (
+                replace(o, read=True)
+                if o.kind == 'param'
+                else replace(o, shape='data')
+                if o.shape in ('handle', 'process')
+                else o
+            )
+        )
 
     def _handoff(self, qualified: str, func: ast.expr) -> int | None:
         if qualified in HANDOFF_CALLS:
@@ -999,6 +1398,8 @@ class Evaluator:
             return self.origin('command', 'diff(create_patch=True) (GitPython)', node)
         if method == 'exec_run':
             return self.origin('command', 'exec_run', node, shape='status')
+        if method == 'build' and isinstance(receiver_node, ast.Attribute) and receiver_node.attr == 'images':
+            return self.origin('command', 'images.build', node, shape='status')  # (image, build log)
         if isinstance(receiver_node, ast.Attribute) and receiver_node.attr == 'containers':
             if method == 'run' and not any(
                 k.arg == 'detach' and isinstance(k.value, ast.Constant) and k.value.value for k in node.keywords
@@ -1021,7 +1422,7 @@ class Evaluator:
             itself = Value(classes=frozenset({owner.key}))
             for base in self.analysis.mro(owner)[1:]:
                 if method in base.methods:
-                    return self.call_target(base.methods[method], node, arguments, keywords, itself)
+                    return self.call_target(base.methods[method], node, arguments, keywords, itself, state)
             return None
         receiver = self.expression(receiver_node, state)
         if (
@@ -1035,14 +1436,17 @@ class Evaluator:
             targets = [self.analysis.find_method(key, method) for key in receiver.classes]
             resolved = [target for target in targets if target is not None]
             if resolved:
-                return join(self.call_target(t, node, arguments, keywords, receiver) for t in resolved)
+                return join(self.call_target(t, node, arguments, keywords, receiver, state) for t in resolved)
         if method in ACCUMULATORS and isinstance(receiver_node, ast.Name | ast.Attribute | ast.Subscript):
             if every.tainted or every.marker or every.classes:
                 self.accumulate(receiver_node, every, state)
             if not receiver.tainted or method != 'write':
                 return EMPTY
         if receiver.tainted:
-            return self.tainted_method(receiver, method, node, every)
+            result = self.tainted_method(receiver, method, node, every)
+            if state.size_checked and any(o.shape == 'client' for o in receiver.origins):
+                result = result.capped('small')  # fetched after its declared size was checked
+            return result
         if method == 'join':
             return self.combine(self.element(arguments[0]) if arguments else EMPTY, receiver)
         if method == 'format':
@@ -1054,7 +1458,9 @@ class Evaluator:
     def tainted_method(self, receiver: Value, method: str, node: ast.Call, every: Value) -> Value:
         kept: set[Origin] = set()
         for origin in receiver.origins:
-            if origin.kind == 'param' or origin.shape == 'data':
+            if origin.kind == 'param' and method in _READ_METHODS:
+                kept.add(replace(origin, read=True))  # reads what it is given: see `Origin.read`
+            elif origin.kind == 'param' or origin.shape == 'data':
                 if method in ('group', 'groups', 'groupdict'):
                     kept.add(origin.capped('small'))  # a match's group: the part a pattern picked out
                 elif method in ('splitlines', 'split', 'rsplit', 'json'):
@@ -1080,11 +1486,20 @@ class Evaluator:
                     kept.add(replace(origin, shape='data'))
                 elif method == 'readline':
                     kept.add(replace(origin, shape='data').capped('param'))
+            elif origin.shape == 'response':
+                if method in RESPONSE_DATA_METHODS:
+                    data = replace(origin, shape='data')
+                    sized = method in ('read', 'aread') and bool(node.args or node.keywords)
+                    kept.add(data.capped(self.size_kind(_names_of(node.args))) if sized else data)
+            elif origin.shape == 'client':
+                if method in HTTP_METHODS:
+                    kept.update(self.fetched(f'{origin.source}.{method}', method, node).origins)
             elif origin.shape == 'factory':
                 if method == 'exec_run':
                     kept.add(replace(origin, source=f'{origin.source}.exec_run', line=node.lineno, shape='status'))
-                elif method == 'logs' and any(k.arg == 'tail' for k in node.keywords):
-                    kept.add(replace(origin, source='logs', line=node.lineno, shape='data', bound='fixed'))
+                elif method == 'logs' and (tail := next((k.value for k in node.keywords if k.arg == 'tail'), None)):
+                    bound = self.size_kind(_names(tail))
+                    kept.add(replace(origin, source='logs', line=node.lineno, shape='data', bound=bound))
                 elif method in FACTORY_DATA_METHODS:
                     kept.add(replace(origin, source=f'{origin.source}.{method}', line=node.lineno, shape='data'))
         result = Value(frozenset(kept), receiver.marker)
@@ -1099,26 +1514,43 @@ class Evaluator:
         arguments: list[Value],
         keywords: dict[str | None, Value],
         receiver: Value | None,
+        state: State,
     ) -> Value:
         if isinstance(target, ClassInfo):
             # a wrapper object (`ReadPageOutput(content=text)`) carries what it was given
-            every = join([*arguments, *keywords.values()])
+            every = _together([*arguments, *keywords.values()])
             return Value(every.origins, every.marker, frozenset({target.key}))
         bound = self.bind(target, arguments, keywords, receiver)
-        return self.analysis.apply(target, bound, self.sizing(target, node, receiver is not None))
+        return self.analysis.apply(target, bound, self.sizing(target, node, receiver is not None, state))
 
-    def sizing(self, target: FunctionInfo, node: ast.Call, has_receiver: bool) -> dict[str, str]:
-        """For each parameter of `target`, how a cut sized by it counts here (the argument's own sizing)."""
+    def sizing(self, target: FunctionInfo, node: ast.Call, has_receiver: bool, state: State) -> dict[str, Sizing]:
+        """For each parameter of `target`, what the call passes for it (see `Sizing`). A parameter left out takes
+        its default, read where it is defined."""
         names = target.parameters()
         if target.is_method and names and (has_receiver or target.owner is not None):
             names = names[1:]
-        sizes: dict[str, str] = {}
+        sizes: dict[str, Sizing] = {}
         for name, argument in zip(names, node.args, strict=False):
-            if not isinstance(argument, ast.Starred):
-                sizes[name] = self.size_kind(_names(argument))
+            if isinstance(argument, ast.Starred):
+                break
+            sizes[name] = self.passed(argument, state)
         for keyword in node.keywords:
             if keyword.arg is not None:
-                sizes[keyword.arg] = self.size_kind(_names(keyword.value))
+                sizes[keyword.arg] = self.passed(keyword.value, state)
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return sizes  # `f(*args, **kwargs)`: what is left out is not known to take its default
+        arguments = target.node.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        given = positional[len(positional) - len(arguments.defaults) :]
+        defaults = {a.arg: d for a, d in zip(given, arguments.defaults, strict=True)}
+        defaults.update({a.arg: d for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d})
+        for name, default in defaults.items():
+            if name not in sizes:
+                none = isinstance(default, ast.Constant) and default.value is None
+                if isinstance(default, ast.Name) and default.id not in target.module.classes:
+                    constant = target.module.constants.get(default.id)
+                    none = isinstance(constant, ast.Constant) and constant.value is None
+                sizes[name] = Sizing('none' if none else 'fixed', 'fixed', 'fixed')
         return sizes
 
     def bind(
@@ -1151,7 +1583,7 @@ class Evaluator:
                 extra.append(value)
         arguments_node = target.node.args
         if extra:
-            spill = join(extra)
+            spill = _together(extra)
             for holder in (arguments_node.vararg, arguments_node.kwarg):
                 if holder is not None:
                     bound[holder.arg] = spill

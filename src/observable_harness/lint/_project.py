@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,56 +81,108 @@ class ClassInfo:
         return self.node.name
 
 
-@dataclass(eq=False)
 class Module:
-    path: str
-    source: str
-    tree: ast.Module
-    dotted: tuple[str, ...]
-    """The module's path as parts (`src/pkg/shell.py` is `src`, `pkg`, `shell`), matched from the end."""
-    package: tuple[str, ...]
-    aliases: dict[str, str] = field(default_factory=dict[str, str])
-    functions: dict[str, FunctionInfo] = field(default_factory=dict[str, FunctionInfo])
-    classes: dict[str, ClassInfo] = field(default_factory=dict[str, ClassInfo])
-    constants: dict[str, ast.expr] = field(default_factory=dict[str, ast.expr])
-    every_function: list[FunctionInfo] = field(default_factory=list[FunctionInfo])
-    nodes: list[ast.AST] = field(default_factory=list[ast.AST])
-    """Every node of the tree, walked once."""
-    star_imports: list[str] = field(default_factory=list[str])
-    """Modules whose names this one re-exports with `from .x import *`."""
+    """One linted file. Its tree and what is read from it are kept only while needed: `release()` drops them
+    (a module with no tools, until a tool's helper is looked up in it), and they are read again on demand."""
+
+    def __init__(self, path: str, source: str, tree: ast.Module) -> None:
+        self.path = path
+        self.source = source
+        parts = Path(path).with_suffix('').parts
+        is_package = bool(parts) and parts[-1] == '__init__'
+        self.dotted: tuple[str, ...] = tuple(parts[:-1] if is_package else parts)
+        """The module's path as parts (`src/pkg/shell.py` is `src`, `pkg`, `shell`), matched from the end."""
+        self.package: tuple[str, ...] = self.dotted if is_package else self.dotted[:-1]
+        self.aliases: dict[str, str] = imports_of(tree.body, self.package)
+        self.star_imports: list[str] = [
+            _absolute(node, self.package)
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom) and any(alias.name == '*' for alias in node.names)
+        ]
+        """Modules whose names this one re-exports with `from .x import *`."""
+        self._tree: ast.Module | None = None
+        self._functions: dict[str, FunctionInfo] = {}
+        self._classes: dict[str, ClassInfo] = {}
+        self._constants: dict[str, ast.expr] = {}
+        self._every_function: list[FunctionInfo] = []
+        self._nodes: list[ast.AST] = []
+        self._nested_imports: list[int] = []
+        self._load(tree)
 
     @classmethod
     def parse(cls, source: str, path: str) -> Module:
         """Raises `SyntaxError` (or `ValueError` for null bytes) when the source is not Python."""
-        tree = ast.parse(source, filename=path)
-        parts = Path(path).with_suffix('').parts
-        is_package = bool(parts) and parts[-1] == '__init__'
-        dotted = tuple(parts[:-1] if is_package else parts)
-        package = dotted if is_package else dotted[:-1]
-        module = cls(path, source, tree, dotted, package)
-        module.aliases = imports_of(tree.body, package)
-        module.nodes = list(ast.walk(tree))
-        module.star_imports = [
-            _absolute(node, package)
-            for node in tree.body
-            if isinstance(node, ast.ImportFrom) and any(alias.name == '*' for alias in node.names)
-        ]
-        module._collect()
-        return module
+        return cls(path, source, ast.parse(source, filename=path))
 
-    def _collect(self) -> None:
-        for node in self.tree.body:
+    def release(self) -> None:
+        """Drop the tree and what was read from it; the next look at them parses the source again."""
+        self._tree = None
+        self._functions, self._classes, self._constants = {}, {}, {}
+        self._every_function, self._nodes = [], []
+
+    def _load(self, tree: ast.Module | None = None) -> ast.Module:
+        if self._tree is not None:
+            return self._tree
+        self._tree = tree if tree is not None else ast.parse(self.source, filename=self.path)
+        self._nodes = list(ast.walk(self._tree))
+        self._nested_imports = sorted(
+            node.lineno for node in self._nodes if isinstance(node, ast.Import | ast.ImportFrom) and node.col_offset
+        )
+        self._collect(self._tree)
+        return self._tree
+
+    @property
+    def tree(self) -> ast.Module:
+        return self._load()
+
+    @property
+    def nodes(self) -> list[ast.AST]:
+        """Every node of the tree, walked once."""
+        self._load()
+        return self._nodes
+
+    @property
+    def functions(self) -> dict[str, FunctionInfo]:
+        self._load()
+        return self._functions
+
+    @property
+    def classes(self) -> dict[str, ClassInfo]:
+        self._load()
+        return self._classes
+
+    @property
+    def constants(self) -> dict[str, ast.expr]:
+        self._load()
+        return self._constants
+
+    @property
+    def every_function(self) -> list[FunctionInfo]:
+        self._load()
+        return self._every_function
+
+    @property
+    def nested_imports(self) -> list[int]:
+        """Lines of imports inside functions, in order: most functions have none, and need not be walked for them."""
+        self._load()
+        return self._nested_imports
+
+    def _collect(self, tree: ast.Module) -> None:
+        for node in tree.body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                self.functions[node.name] = FunctionInfo(self, node, node.name)
+                self._functions[node.name] = FunctionInfo(self, node, node.name)
             elif isinstance(node, ast.ClassDef):
-                self.classes[node.name] = self._class(node)
+                self._classes[node.name] = self._class(node)
             elif isinstance(node, ast.Assign):
                 for target in node.targets:
                     if isinstance(target, ast.Name):
-                        self.constants[target.id] = node.value
+                        self._constants[target.id] = node.value
             elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-                self.constants[node.target.id] = node.value
-        self.every_function = list(self._all_functions())
+                self._constants[node.target.id] = node.value
+        self._every_function = [
+            *self._functions.values(),
+            *(method for info in self._classes.values() for method in info.methods.values()),
+        ]
 
     def _class(self, node: ast.ClassDef) -> ClassInfo:
         info = ClassInfo(self, node)
@@ -145,12 +198,6 @@ class Module:
                 if item.value is not None:
                     info.constants[item.target.id] = item.value
         return info
-
-    def _all_functions(self) -> list[FunctionInfo]:
-        found: list[FunctionInfo] = [*self.functions.values()]
-        for info in self.classes.values():
-            found.extend(info.methods.values())
-        return found
 
 
 def imports_of(body: Sequence[ast.stmt], package: tuple[str, ...]) -> dict[str, str]:
@@ -181,8 +228,13 @@ def imports_of(body: Sequence[ast.stmt], package: tuple[str, ...]) -> dict[str, 
     return aliases
 
 
-def function_imports(node: FunctionNode, package: tuple[str, ...]) -> dict[str, str]:
-    """The imports inside a function body (`from .local_exec import local_exec` in a method)."""
+def function_imports(node: FunctionNode, package: tuple[str, ...], nested: Sequence[int] = ()) -> dict[str, str]:
+    """The imports inside a function body (`from .local_exec import local_exec` in a method). `nested`, the
+    lines of the module's imports inside functions, spares walking a function that has none."""
+    if nested:
+        first = bisect.bisect_left(nested, node.lineno)
+        if first == len(nested) or nested[first] > (node.end_lineno or node.lineno):
+            return {}
     statements = [child for child in ast.walk(node) if isinstance(child, ast.Import | ast.ImportFrom)]
     return imports_of(statements, package)
 

@@ -13,6 +13,9 @@ __all__ = [
     'FACTORY_CALLS',
     'FACTORY_DATA_METHODS',
     'HANDOFF_CALLS',
+    'HTTP_CALLS',
+    'HTTP_CLIENTS',
+    'HTTP_METHODS',
     'MEDIA_TYPES',
     'OPENERS',
     'PARSERS',
@@ -21,6 +24,8 @@ __all__ = [
     'PROCESS_DATA_METHODS',
     'PROJECT_BOUNDS',
     'READERS',
+    'RESPONSE_DATA_ATTRIBUTES',
+    'RESPONSE_DATA_METHODS',
     'SAFE_METHODS',
     'TRANSFORM_METHODS',
 ]
@@ -33,6 +38,10 @@ CALLS: dict[str, tuple[str, str]] = {
     'subprocess.getstatusoutput': ('command', 'status'),
     'subprocess.Popen': ('command', 'process'),
     'os.popen': ('command', 'process'),
+    'pty.fork': ('command', 'process'),
+    'pty.openpty': ('command', 'process'),
+    'os.openpty': ('command', 'process'),
+    'os.forkpty': ('command', 'process'),
     'asyncio.create_subprocess_exec': ('command', 'process'),
     'asyncio.create_subprocess_shell': ('command', 'process'),
     'asyncio.subprocess.create_subprocess_exec': ('command', 'process'),
@@ -93,6 +102,61 @@ FACTORY_DATA_METHODS = frozenset(
     }
 )
 """Methods of those objects that return what was read or run (their other methods and attributes do not)."""
+
+HTTP_CALLS = frozenset(
+    {
+        *(f'{library}.{verb}' for library in ('requests', 'httpx') for verb in ('get', 'request', 'stream')),
+        'requests.api.get',
+        'requests.api.request',
+        'urllib.request.urlopen',
+        'urllib3.request',
+        'aiohttp.request',
+    }
+)
+"""Functions that fetch a URL and return the response (`get`; `request` and `stream` whatever the method;
+`post`, `put` and `patch` send data to an endpoint and get its answer, and are left out). The body is a
+source only when the URL is the tool caller's choice (a tool parameter, or made from one without a fixed
+host): a whole web page. An answer from an endpoint the code names (a search API,
+`f'https://api.example.com/search?q={query}'`) is not."""
+
+HTTP_CLIENTS = frozenset(
+    {
+        'requests.Session',
+        'requests.session',
+        'requests.sessions.Session',
+        'httpx.Client',
+        'httpx.AsyncClient',
+        'aiohttp.ClientSession',
+        'urllib3.PoolManager',
+        'urllib.request.build_opener',
+        'mcp.shared._httpx_utils.create_mcp_http_client',
+    }
+)
+"""HTTP clients: their `HTTP_METHODS` fetch a URL as `HTTP_CALLS` do."""
+
+HTTP_METHODS = frozenset({'get', 'request', 'stream', 'send', 'open', 'urlopen'})
+"""Reading a URL (or sending a request the code built): a page comes back. `post`, `put` and `patch` send data
+to an endpoint, whose answer is the endpoint's, and are left out."""
+
+RESPONSE_DATA_ATTRIBUTES = frozenset({'text', 'content', 'body', 'data'})
+RESPONSE_DATA_METHODS = frozenset(
+    {
+        'read',
+        'aread',
+        'text',
+        'readlines',
+        'iter_content',
+        'iter_lines',
+        'iter_text',
+        'iter_bytes',
+        'aiter_lines',
+        'aiter_text',
+        'aiter_bytes',
+        'iter_chunked',
+        'iter_any',
+    }
+)
+"""What a response's body is read through; `json()` is an API's answer, not a page, and is not among them."""
 
 READERS = frozenset({'csv.reader', 'csv.DictReader'})
 """Wrappers over an open file that read it as they are iterated."""
