@@ -214,3 +214,11 @@ def test_later_patterns_see_the_text_earlier_ones_replaced(engine: Engine, text:
     # Replacements move the places of later patterns, remove some and can make new ones (a placeholder
     # beside a name); each later pattern must find exactly what it finds scanning the replaced text.
     assert Scrubber(engine=engine).scrub(text) == EVERYWHERE.scrub(text)
+
+
+def test_the_default_forms_pass_the_checks_a_form_of_your_own_gets() -> None:
+    """The library's own forms skip the check at import (it costs milliseconds); here they take it."""
+    forms = [form for pattern in DEFAULT_PATTERNS for form in pattern.gate]
+    assert forms
+    for form in forms:
+        assert GateForm(form.regex, reach=form.reach, ignore_case=form.ignore_case, back=form.back) == form

@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from .intent import Intent
-from .preview import Preview, select_preview
+if TYPE_CHECKING:
+    from .intent import Intent
+    from .preview import Preview
+
 
 __all__ = ['NOT_KEPT_HINT', 'Cut', 'MarkerTooLarge', 'TruncationStrategy', 'cut_text', 'excerpt', 'read_instructions']
 
@@ -199,6 +202,8 @@ def _salient_cut(text: str, max_chars: int, hint: str, intent: Intent | None) ->
     if budget < _MIN_SALIENT_BUDGET:
         # Too small for lines to be chosen among: a positional cut still keeps both ends.
         return cut_text(text, max_chars, TruncationStrategy.head_tail, hint=hint)
+    from .preview import select_preview  # the preview machinery loads with the first cut that needs it
+
     preview = select_preview(text, budget, intent=intent)
     marker = _salient_marker(
         total=total,

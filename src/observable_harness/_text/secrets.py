@@ -39,6 +39,7 @@ from .scan import (
     crowding,
     gate_for,
     relaxed,
+    trust_forms,
     usable,
 )
 
@@ -168,6 +169,7 @@ _URL_USER = r'[^/:@\t-\r\x1c-\x20]'
 _URL_VALUE = r'[^@/\t-\r\x1c-\x20]'
 _BEARER_VALUE = r'[A-Za-z0-9._~+/=\x80-\xff-]'
 
+trust_forms(True)  # the default forms are checked by tests/text/test_secret_gate.py, not at every import
 DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
     SecretPattern(
         'private_key',
@@ -348,6 +350,7 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
     ),
 )
 """Specific formats first: once a GitHub token is replaced, the `token=` around it is not counted twice."""
+trust_forms(False)
 
 
 @dataclass(frozen=True, slots=True)

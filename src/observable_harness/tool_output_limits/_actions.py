@@ -10,12 +10,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 
 from opentelemetry.util.types import AttributeValue
 from pydantic_ai.tools import RunContext
 
-from .._text.intent import Intent
+if TYPE_CHECKING:
+    from .._text.intent import Intent
+
+
 from ._payload import Unit
 
 __all__ = ['ActionUnavailable', 'Outcome', 'Passthrough', 'Reduced', 'ReductionAction', 'ReductionEnv']

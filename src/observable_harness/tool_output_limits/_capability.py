@@ -9,7 +9,7 @@ import logging
 import warnings
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import anyio.to_thread
 from pydantic_ai import AgentRunResult
@@ -21,7 +21,6 @@ from pydantic_ai.tools import AgentDepsT, RunContext, ToolDefinition, ToolSelect
 from pydantic_ai.toolsets import AgentToolset
 
 from .._text.cut import TruncationStrategy, cut_text
-from .._text.intent import Intent
 from .._text.layout import Serializer, Tokenizer, utf8_size
 from .._text.paging import READ_TOOL_NAME
 from .._text.secrets import DEFAULT_SCRUBBER, Scrubber
@@ -32,12 +31,15 @@ from . import _telemetry as telemetry
 from ._actions import Passthrough, Reduced, ReductionAction
 from ._bands import Band
 from ._decision import Decision, Hop
-from ._intent import gather_intent
 from ._layouts import DEFAULT_READ_CACHE_BYTES, LayoutCache
 from ._payload import Measurer, PartName, Unit, is_binary
 from ._read_tool import SpillLedger, build_read_toolset, is_read_tool, read_tool_name_in_run
 from ._spill import Spill
 from ._summarize import DEFAULT_SUMMARY_PROMPT, validate_summary_prompt
+
+if TYPE_CHECKING:
+    from .._text.intent import Intent
+
 from ._truncate import Truncate
 
 __all__ = ['DEFAULT_BANDS', 'ToolOutputLimits']
@@ -127,6 +129,10 @@ class _Env:
     def intent(self) -> Intent:
         # Gathered on first use: most reductions that need it are spills and salient cuts, nothing else pays.
         if self._intent is None:
+            # The intent and preview machinery loads with the first reduction that needs it, not with the library.
+            from .._text.intent import Intent
+            from ._intent import gather_intent
+
             try:
                 self._intent = gather_intent(self._ctx, self._tool_call_id)
             except Exception:  # a preview without intent still stands; the run must not fail for it

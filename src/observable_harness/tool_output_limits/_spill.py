@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic_ai.messages import BinaryContent
 
 from .._text.cut import TruncationStrategy, excerpt, read_instructions
-from .._text.intent import Intent
-from .._text.preview import Offer, Preview, select_preview
 from ._actions import Reduced, ReductionAction, ReductionEnv
 from ._payload import Unit
+
+if TYPE_CHECKING:
+    from .._text.intent import Intent
+    from .._text.preview import Offer, Preview
+
 from ._telemetry import preview_attributes
 
 __all__ = ['Spill', 'StandIn', 'read_offer', 'render_stand_in', 'stand_in_body', 'stand_in_header']
@@ -125,6 +128,8 @@ _HANDLE_ROOM = 16
 
 def _offer_reserve(read_tool_name: str, key: str) -> int:
     """Room for a read offer, sized before the store has returned the handle the offer will name."""
+    from .._text.preview import Offer
+
     likely = 'x' * (len(key) + _HANDLE_ROOM)
     return len(read_offer(Offer('x' * _OFFER_PATTERN_ROOM, 10**6, 10**6), read_tool_name, likely)) + 1
 
@@ -196,6 +201,8 @@ def stand_in_body(
         parts.append(text)
         return StandInBody(parts)
     if preview is TruncationStrategy.salient:
+        from .._text.preview import select_preview  # loaded with the first preview, not with the library
+
         chosen = select_preview(text, preview_chars, intent=intent, offer_chars=offer_chars)
         parts.append(f'Preview ({_basis(chosen)}):')
         parts.append(chosen.text)

@@ -12,15 +12,18 @@ import time
 from collections.abc import Generator, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from opentelemetry.trace import Span
 from opentelemetry.util.types import AttributeValue
 
 from .._text.hashing import content_hash
-from .._text.preview import Preview
 from ..telemetry import current, guarded, names
 from ..telemetry.names import SizeUnit
+
+if TYPE_CHECKING:
+    from .._text.preview import Preview
+
 from ._decision import Decision
 
 __all__ = [
