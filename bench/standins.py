@@ -46,6 +46,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.usage import UsageLimits
 
 import observable_harness.tool_output_limits as ours
+from economy import request_chars
 
 try:
     import pydantic_ai_harness.tool_output_limits as anchor
@@ -114,19 +115,6 @@ def fact_seen(fact: str | tuple[str, ...], seen: str) -> bool:
                 return True
             first = line.find(fact[0], first + 1)
     return False
-
-
-def _seen_text(part: Any) -> str:
-    if isinstance(part, ToolReturnPart):
-        return part.model_response_str()
-    if isinstance(part, ToolCallPart):
-        return part.tool_name + part.args_as_json_str()
-    content = getattr(part, 'content', '')
-    return content if isinstance(content, str) else str(content)
-
-
-def request_chars(messages: list[ModelMessage]) -> int:
-    return sum(len(_seen_text(part)) for message in messages for part in message.parts)
 
 
 @dataclass
