@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from .scan import literal_places
+
 __all__ = ['Intent', 'LineMatch', 'Matches', 'Term', 'TermKind', 'find_matches', 'whole_token']
 
 
@@ -562,18 +564,25 @@ class Matches:
 class _Folded:
     """Case-insensitive search over a text without lowering a non-ASCII megabyte (3-20x slower than ASCII)."""
 
-    __slots__ = ('ascii', 'lowered', 'text')
+    __slots__ = ('_lowered', 'ascii', 'text')
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.ascii = text.isascii()
-        self.lowered = text.lower() if self.ascii else None
+        self._lowered: str | None = None
+
+    @property
+    def lowered(self) -> str | None:
+        """The text lowered, for an ASCII text (made on first use: it costs a pass over the text)."""
+        if self._lowered is None and self.ascii:
+            self._lowered = self.text.lower()
+        return self._lowered
 
     def spellings(self, term: Term) -> list[str]:
         """What to search for: the lowered term in lowered ASCII text; outside ASCII, the term's likely spellings."""
         if _exact(term):
             return [term.text]
-        if self.lowered is not None:
+        if self.ascii:
             return [term.key]
         if term.kind is TermKind.word:
             return list(dict.fromkeys((term.key, term.key.capitalize(), term.key.upper())))
@@ -583,9 +592,9 @@ class _Folded:
         """(line start, hit position) of the lines holding `term`, at most `limit`; and whether more exist."""
         if _exact(term):
             return _scan(self.text, term.text, limit, whole=True)
-        if self.lowered is not None:
+        if (lowered := self.lowered) is not None:
             # A number inside a longer number (3.1 in 3.11, 200 in 2001) is another number.
-            return _scan(self.lowered, term.key, limit, whole=term.kind is TermKind.number)
+            return _scan(lowered, term.key, limit, whole=term.kind is TermKind.number)
         found: dict[int, int] = {}
         more = False
         for variant in self.spellings(term):
@@ -596,6 +605,52 @@ class _Folded:
                     found[start] = position
         ordered = sorted(found.items())
         return ordered[:limit], more or len(ordered) > limit
+
+    def find_many(self, terms: list[Term], limit: int) -> list[tuple[list[tuple[int, int]], bool]]:
+        """`find_all` for each of `terms`, the same answers: in one pass of a multi-literal engine if there is one."""
+        literals = [(term.text, False) if _exact(term) else (term.key, True) for term in terms]
+        usable_here = self.ascii and all(not caseless or literal == literal.lower() for literal, caseless in literals)
+        # A common term (more places than a few per line wanted) is found faster by `str.find`, which stops at
+        # its limit.
+        places = literal_places(self.text, literals, cap_each=PLACES_PER_TERM * limit) if usable_here else None
+        if places is None:
+            return [self.find_all(term, limit) for term in terms]
+        return [
+            self.find_all(term, limit)
+            if found is None
+            else _lines_at(self.text, found, len(literal), limit, whole=_exact(term) or term.kind is TermKind.number)
+            for term, (literal, _), found in zip(terms, literals, places, strict=True)
+        ]
+
+
+PLACES_PER_TERM = 4
+"""Places per term and wanted line that one multi-literal scan may report before `str.find` serves better."""
+
+
+def _lines_at(
+    text: str, places: list[int], size: int, limit: int, *, whole: bool
+) -> tuple[list[tuple[int, int]], bool]:
+    """What `_scan` finds, from every place the term begins (`places`, in order): the same lines, the same answer."""
+    out: list[tuple[int, int]] = []
+    probes = 0
+    floor = 0
+    find, rfind = text.find, text.rfind
+    for position in places:
+        if position < floor:
+            continue
+        if len(out) == limit:
+            return out, True
+        if whole and not whole_token(text, position, size):
+            probes += 1
+            if probes > _PROBES:
+                return out, True
+            continue
+        out.append((rfind('\n', 0, position) + 1, position))
+        newline = find('\n', position + size)
+        if newline == -1:
+            break
+        floor = newline + 1
+    return out, False
 
 
 SHORT_TERM = 4
@@ -694,6 +749,7 @@ def find_matches(
     scanned: list[int] = []
     per_term: list[list[tuple[int, int]]] = []
     complete: list[bool] = []
+    chosen_terms: list[int] = []
     for index in order:
         if priors[index] <= 0:
             continue  # on most sampled lines: it selects nothing
@@ -703,7 +759,9 @@ def find_matches(
                 break
             continue
         scans += cost
-        hits, more = folded.find_all(intent.terms[index], per_term_limit)
+        chosen_terms.append(index)
+    found = folded.find_many([intent.terms[index] for index in chosen_terms], per_term_limit)
+    for index, (hits, more) in zip(chosen_terms, found, strict=True):
         if not hits:
             continue
         scanned.append(index)

@@ -23,14 +23,16 @@ lands, and no step splits or copies the whole payload.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .intent import HIT_CHARS, MAX_CANDIDATES, SCAN_CHARS, Intent, Matches, find_matches, whole_token
+from .intent import HIT_CHARS, MAX_CANDIDATES, PLACES_PER_TERM, SCAN_CHARS, Intent, Matches, find_matches, whole_token
 from .lines import LineClass, alert_class, classify_line, classify_lines
+from .scan import literal_places, literal_presence
 from .shapes import Shape, ShapeKind, Span, TextView, census, context, detect, digest, traceback_picks
 from .words import shorten_middle
 
@@ -228,7 +230,8 @@ def select_preview(
     note = counted.render(min(NOTE_CHARS, budget // 4)) if counted is not None else ''
     room = budget - (len(note) + 1 if note else 0)
     widest_gap = len(_gap(total)) + 1  # no run of lines left out is longer than the text has characters
-    kept = _pack(view, picks, room, widest_gap)
+    sizes: dict[tuple[int, int, int], int] = {}
+    kept = _pack(view, picks, room, widest_gap, sizes)
     offer = _offer(text, matches, kept) if matches else None
     if offer is not None and offer_chars:
         if room - offer_chars < MIN_OFFER_ROOM:
@@ -236,7 +239,7 @@ def select_preview(
         else:
             # Matching lines did not all fit: make room for the offer that points to them, and choose again.
             room -= offer_chars
-            kept = _pack(view, picks, room, widest_gap)
+            kept = _pack(view, picks, room, widest_gap, sizes)
             offer = _offer(text, matches, kept)
     rendered, kept_chars, places, kept_count, total_lines = _render(view, kept)
     if note:
@@ -376,10 +379,26 @@ def _middle_hits(view: TextView, begin: int, end: int) -> list[Span]:
     if end <= begin:
         return []
     found: dict[int, Span] = {}
+    # One pass of a multi-literal engine finds every marker at once; without one (or with markers on most
+    # lines, where the engine would report each), one search per marker, each stopping at the lines it needs.
+    places = literal_places(text[begin:end], _MIDDLE_LITERALS, cap_each=MIDDLE_PLACES)
     present: dict[str, bool] = {}
-    for marker in MIDDLE_MARKERS:
+    for index, marker in enumerate(MIDDLE_MARKERS):
         if len(found) >= MAX_MIDDLE_HITS:
             break
+        listed = places[index] if places is not None else None
+        if listed is not None:
+            floor = begin
+            for place in listed:
+                position = begin + place
+                if position < floor:
+                    continue
+                if len(found) >= MAX_MIDDLE_HITS:
+                    break
+                span = view.line_at(position)
+                found[span[0]] = span
+                floor = span[1] + 1
+            continue
         # A character missing from the whole text rules a marker out at memchr speed (`E` in a log with
         # no capitals), where scanning for the marker costs ~0.3 ms per 512 KB.
         if not all(_holds(text, char, present) for char in marker):
@@ -390,6 +409,11 @@ def _middle_hits(view: TextView, begin: int, end: int) -> list[Span]:
             found[span[0]] = span
             position = text.find(marker, span[1] + 1, end)
     return [found[start] for start in sorted(found)]
+
+
+_MIDDLE_LITERALS = tuple((marker, False) for marker in MIDDLE_MARKERS)
+MIDDLE_PLACES = 4 * MAX_MIDDLE_HITS
+"""Places of one marker a multi-literal scan may report before a search for it, which stops early, serves better."""
 
 
 OVERSHOOT = 1.3
@@ -449,13 +473,19 @@ _FULL = 8
 
 
 def _pack(
-    view: TextView, picks: list[tuple[float, list[_Line], str]], budget: int, widest_gap: int
+    view: TextView,
+    picks: list[tuple[float, list[_Line], str]],
+    budget: int,
+    widest_gap: int,
+    sizes: dict[tuple[int, int, int], int] | None = None,
 ) -> dict[int, _Line]:
     """Take groups in priority order while an upper bound of the rendered size stays within `budget`.
 
     The bound counts every gap marker at its widest, so the lines in each gap need not be counted
-    (a scan of the text) until the final render.
+    (a scan of the text) until the final render. `sizes` keeps each line's shown size between calls (a
+    line sits in several groups, and a second packing of the same picks measures them all again).
     """
+    sizes = {} if sizes is None else sizes
     kept: dict[int, _Line] = {}
     order: list[int] = []
     ends: dict[int, int] = {}
@@ -481,7 +511,10 @@ def _pack(
             if line.span[0] in trial_ends:
                 continue
             start, end = line.span
-            shown = len(_shown(view, line)[0])
+            key = (start, line.limit, line.focus)
+            shown = sizes.get(key, -1)
+            if shown < 0:
+                shown = sizes[key] = len(_shown(view, line)[0])
             at = bisect_left(trial_order, start)
             before = trial_ends[trial_order[at - 1]] + 1 if at else 0
             after = trial_order[at] if at < len(trial_order) else past_end
@@ -634,7 +667,11 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
     offer: Offer | None = None
     chosen: list[tuple[int, int]] = []
     if intent:
-        scored, scanned, common = _score_records(text, intent, record_at, marker)
+        # The records the list holds, estimated from those read at its head (counting them all is a pass).
+        head_records = len(picks) - 1  # the first and those after it (the other pick is the last)
+        mean_size = max(1.0, (following[1] - first) / head_records)
+        estimated = max(head_records, round((total - first) / mean_size))
+        scored, scanned, common = _score_records(text, intent, record_at, estimated)
         for rank, (span, focus, _) in enumerate(scored[:INTENT_GROUPS]):
             picks.append((900.0 - rank * 0.1, span, focus))
         chosen = [span for span, _, _ in scored]
@@ -650,7 +687,7 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
             # Matching records did not all fit: make room for the offer that points to them, and choose again.
             kept = _pack_records(text, picks, budget - offer_chars, limit)
     pieces: list[str] = []
-    kept_chars = places = kept_units = 0
+    kept_chars = places = kept_units = counted = 0
     cursor = 0
     if text.startswith('['):
         pieces.append('[')
@@ -660,6 +697,7 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
         _, end, focus = kept[start]
         if start > cursor:
             skipped = text.count(marker, cursor, start)
+            counted += skipped
             pieces.append(_record_gap(skipped) if skipped else f' …[{start - cursor:,} chars cut]… ')
             places += 1
         shown, kept_part, cuts = _fit(text[start:end], limit, focus - start if focus >= 0 else -1)
@@ -676,6 +714,7 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
             kept_chars += len(rest.rstrip('\n'))
         else:
             skipped = text.count(marker, cursor)
+            counted += skipped
             pieces.append(_record_gap(skipped) if skipped else f' …[{total - cursor:,} chars cut]… ')
             places += 1
     rendered = '\n'.join(pieces)
@@ -688,7 +727,9 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
         rendered,
         total,
         min(kept_chars, total),
-        text.count(marker),
+        # Kept records and gaps split the text at record openings (an opening cannot overlap another: a key
+        # holds no unescaped quote), so their counts add up to the whole list's without counting it again.
+        counted + kept_units,
         kept_units,
         places,
         ShapeKind.records.value,
@@ -727,60 +768,107 @@ def _list_end(text: str, start: int) -> int:
     return end if end > start else len(text)
 
 
+PRESENCE_BATCH = 8
+"""Terms asked at once whether they occur in a list of records (a scan costs more the more terms it holds)."""
+
+
 def _score_records(
-    text: str, intent: Intent, record_at: Callable[[int], tuple[int, int]], marker: str
+    text: str, intent: Intent, record_at: Callable[[int], tuple[int, int]], all_records: int
 ) -> tuple[list[tuple[tuple[int, int], int, float]], int, Offer | None]:
     """Records holding intent terms, in the order a reader wants them (see `find_matches`)."""
 
-    lowered = text.lower() if text.isascii() else None
-    haystack = lowered if lowered is not None else text
+    ascii_text = text.isascii()
     budget = max(1, SCAN_CHARS // max(1, len(text)))
     hit_limit = max(48, min(RECORD_HITS, HIT_CHARS // max(1, len(text))))
+    keys = [term.key if ascii_text else term.text for term in intent.terms]
+    # Terms are taken in order until `budget` of them are found. Where an engine serves, one pass says which
+    # occur at all and a second lists every place of those taken; else one search per term, over the text
+    # lowered (ASCII) or as written.
+    folded = [(key, True) for key in keys]
+    slots: list[int] | None = None
+    if all(key == key.lower() for key in keys):
+        slots = []
+        for first in range(0, len(keys), PRESENCE_BATCH):  # the first few terms most often suffice
+            present = literal_presence(text, folded[first : first + PRESENCE_BATCH])
+            if present is None:
+                slots = None
+                break
+            slots.extend(first + index for index, there in enumerate(present) if there)
+            if len(slots) >= budget:
+                break
+    places: dict[int, list[int]] = {}
+    if slots is None:
+        slots = list(range(len(keys)))
+    else:
+        slots = slots[:budget]
+        listed = literal_places(text, [folded[slot] for slot in slots], cap_each=PLACES_PER_TERM * hit_limit)
+        if listed is not None:
+            places = {slot: found for slot, found in zip(slots, listed, strict=True) if found is not None}
+    lowered = text.lower() if ascii_text and len(places) < len(slots) else None
     per_record: dict[tuple[int, int], dict[int, tuple[float, int]]] = {}
     scanned = 0
-    all_records = max(1, text.count(marker))
     counts: list[tuple[float, int, bool, str]] = []
-    for slot, term in enumerate(intent.terms):
+    for slot in slots:
         if scanned >= budget:
             break
-        key = term.key if lowered is not None else term.text
-        position = haystack.find(key)
-        if position == -1:
-            continue
-        scanned += 1
+        term, key = intent.terms[slot], keys[slot]
         records: dict[tuple[int, int], int] = {}
         hits = 0
-        while position != -1 and hits < hit_limit:
-            span = record_at(position)
-            records.setdefault(span, position)
-            hits += 1
-            position = haystack.find(key, max(position + len(key), span[1]))
-        more = position != -1
+        more = False
+        if slot in places:
+            floor = 0
+            for position in places[slot]:
+                if position < floor:
+                    continue
+                if hits >= hit_limit:
+                    more = True
+                    break
+                span = record_at(position)
+                records.setdefault(span, position)
+                hits += 1
+                floor = max(position + len(key), span[1])
+        else:
+            haystack = lowered if lowered is not None else text
+            position = haystack.find(key)
+            while position != -1 and hits < hit_limit:
+                span = record_at(position)
+                records.setdefault(span, position)
+                hits += 1
+                position = haystack.find(key, max(position + len(key), span[1]))
+            more = position != -1
+        if not records:
+            continue
+        scanned += 1
         first_hit = next(iter(records.values()))
         spelled = text[first_hit : first_hit + len(key)]
         counts.append((term.weight**2 / (1.0 + len(records) / 50), len(records), more, spelled))
         share = len(records) + (50 if more else 0)
         rarity = 1.0 / (1.0 + 0.05 * share)
         for span, hit in records.items():
-            value = term.weight * rarity * (1.5 if whole_token(haystack, hit, len(key)) else 1.0)
+            value = term.weight * rarity * (1.5 if whole_token(text, hit, len(key)) else 1.0)
             per_record.setdefault(span, {})[slot] = (value, hit)
     covered: dict[int, int] = {}
     # The diversity pass is quadratic: only the best records by their own score enter it.
     best_first = sorted(per_record, key=lambda span: (-sum(v for v, _ in per_record[span].values()), span))
-    remaining = {span: per_record[span] for span in best_first[:MAX_CANDIDATES]}
+
+    def gain(span: tuple[int, int]) -> float:
+        return sum(value / (1 + covered.get(slot, 0)) for slot, (value, _) in per_record[span].items())
+
+    # Each next record the one adding most (ties: the earlier). Gains only fall as records are taken, so a
+    # record is scored again only when it reaches the top (lazy greedy: the same order as scoring all each time).
+    heap = [(-gain(span), span) for span in best_first[:MAX_CANDIDATES]]
+    heapq.heapify(heap)
     ordered: list[tuple[tuple[int, int], int, float]] = []
-    while remaining and len(ordered) < INTENT_GROUPS:
-        best_span, best_gain = None, -1.0
-        for span, values in remaining.items():
-            gain = sum(value / (1 + covered.get(slot, 0)) for slot, (value, _) in values.items())
-            if gain > best_gain or (gain == best_gain and best_span is not None and span < best_span):
-                best_span, best_gain = span, gain
-        assert best_span is not None
-        values = remaining.pop(best_span)
+    while heap and len(ordered) < INTENT_GROUPS:
+        _, span = heapq.heappop(heap)
+        fresh = gain(span)
+        if heap and heap[0] < (-fresh, span):
+            heapq.heappush(heap, (-fresh, span))  # stale: another record now adds more
+            continue
+        values = per_record[span]
         for slot in values:
             covered[slot] = covered.get(slot, 0) + 1
-        focus = max(values.values())[1]
-        ordered.append((best_span, focus, best_gain))
+        ordered.append((span, max(values.values())[1], fresh))
     offer = None
     best = 0.0
     for value, holding, more, spelled in counts:

@@ -43,6 +43,8 @@ __all__ = [
     'case_variants',
     'crowding',
     'first_occurrences',
+    'literal_places',
+    'literal_presence',
     'relaxed',
     'usable',
 ]
@@ -198,6 +200,24 @@ class _Hyperscan:
 
         self._database.scan(data, match_event_handler=on_match, scratch=scratch)
         return hits
+
+    def scan_capped(self, data: bytes, cap: int) -> tuple[list[tuple[int, int]], bool]:
+        """Like `scan`, stopping after `cap` hits: the hits (in order of their ends), and whether it stopped."""
+        scratch = getattr(self._local, 'scratch', None)
+        if scratch is None:
+            scratch = self._local.scratch = self._module.Scratch(self._database)
+        hits: list[tuple[int, int]] = []
+        append = hits.append
+
+        def on_match(form: int, start: int, end: int, flags: int, context: object) -> bool:
+            append((form, end))
+            return len(hits) >= cap
+
+        try:
+            self._database.scan(data, match_event_handler=on_match, scratch=scratch)
+        except self._module.ScanTerminated:
+            return hits, True
+        return hits, False
 
 
 class _RE2Match(Protocol):
@@ -463,6 +483,86 @@ def first_occurrences(text: str, literals: tuple[str, ...], begin: int, end: int
         literal = literals[index]
         found[literal] = begin + stop - len(literal)
     return found
+
+
+@lru_cache(maxsize=64)
+def _places_scanner(literals: tuple[tuple[str, bool], ...]) -> _Hyperscan:
+    trust_forms(True)  # escaped ASCII literals: nothing to check
+    try:
+        forms = [
+            GateForm(re.escape(literal), reach=len(literal), ignore_case=caseless) for literal, caseless in literals
+        ]
+    finally:
+        trust_forms(False)
+    return _Hyperscan(forms)
+
+
+@lru_cache(maxsize=64)
+def _presence_scanner(literals: tuple[tuple[str, bool], ...]) -> _Hyperscan:
+    trust_forms(True)  # escaped ASCII literals: nothing to check
+    try:
+        forms = [
+            GateForm(re.escape(literal), reach=len(literal), ignore_case=caseless) for literal, caseless in literals
+        ]
+    finally:
+        trust_forms(False)
+    return _Hyperscan(forms, first_only=True)
+
+
+def literal_presence(text: str, literals: Sequence[tuple[str, bool]]) -> list[bool] | None:
+    """Whether each literal occurs in `text`, from one scan that reports each literal once.
+
+    `None` when `literal_places` would be `None` for want of an engine or for text or literals outside ASCII.
+    """
+    if not literals or not text.isascii() or not usable('hyperscan'):
+        return None
+    if not all(literal and literal.isascii() for literal, _ in literals):
+        return None
+    found = [False] * len(literals)
+    for index, _ in _presence_scanner(tuple(literals)).scan(text.encode('ascii')):
+        found[index] = True
+    return found
+
+
+def literal_places(text: str, literals: Sequence[tuple[str, bool]], *, cap_each: int) -> list[list[int] | None] | None:
+    """Where each literal begins in `text`, every place (overlapping ones too), found in one scan.
+
+    `literals` are `(literal, ignore_case)` pairs; ignoring case folds ASCII letters only, as `str.lower`
+    does to an ASCII text. Returned: per literal its places in order, or `None` for a literal with more
+    than `cap_each` places (each place costs a call back into Python, where `str.find` stops at the few
+    it needs: search that one). `None` in all when there is no engine for it (no Hyperscan), or the text
+    or a literal is not ASCII (encoding the text and mapping byte offsets back to characters cost more
+    than the searches save), or a literal is empty.
+    """
+    if not literals or not text.isascii() or not usable('hyperscan'):
+        return None
+    if not all(literal and literal.isascii() for literal, _ in literals):
+        return None
+    return _places(text.encode('ascii'), tuple(literals), cap_each)
+
+
+def _places(data: bytes, literals: tuple[tuple[str, bool], ...], cap_each: int) -> list[list[int] | None]:
+    hits, stopped = _places_scanner(literals).scan_capped(data, cap_each * len(literals) + 1)
+    places: list[list[int] | None] = [[] for _ in literals]
+    if stopped:
+        # Some literal has more than its share of the places reported: leave those out, scan for the rest.
+        counts = [0] * len(literals)
+        for index, _ in hits:
+            counts[index] += 1
+        rest = [index for index, count in enumerate(counts) if count <= cap_each]
+        found = _places(data, tuple(literals[index] for index in rest), cap_each) if rest else []
+        places = [None] * len(literals)
+        for index, listed in zip(rest, found, strict=True):
+            places[index] = listed
+        return places
+    for index, end in hits:
+        listed = places[index]
+        assert listed is not None
+        listed.append(end - len(literals[index][0]))
+    for listed in places:
+        assert listed is not None
+        listed.sort()  # matches come in order of their ends, which Hyperscan does not promise across patterns
+    return places
 
 
 _PROBE = (GateForm('probe', reach=5),)

@@ -178,6 +178,13 @@ _DIAGNOSTIC = re.compile(
     re.IGNORECASE,
 )
 _PYTEST = re.compile(r'\S+::\S+ (?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)|=+ test session starts =+')
+
+
+def _pytest_line(line: str) -> bool:
+    # `\S+::` searched along a line without spaces (a CSV row) retries at every position: quadratic.
+    return ('::' in line or ' test session starts ' in line) and _PYTEST.search(line) is not None
+
+
 _OTHER_TESTS = re.compile(
     r'(?:--- (?:PASS|FAIL): |=== RUN |(?:PASS|FAIL) +\S+\.(?:js|ts|tsx)\b|test \S+ \.\.\. (?:ok|FAILED))'
 )
@@ -230,10 +237,7 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.listing, 'ls')
     if _share(nonblank, lambda line: bool(_SYSCALL.match(line))) > 0.5:
         return Shape(ShapeKind.syscalls, 'strace')
-    if (
-        any(_PYTEST.search(line) for line in head_lines)
-        or _share(nonblank, lambda line: bool(_PYTEST.search(line))) > 0.3
-    ):
+    if any(_pytest_line(line) for line in head_lines) or _share(nonblank, _pytest_line) > 0.3:
         return Shape(ShapeKind.test_run, 'pytest')
     if _share(nonblank, lambda line: bool(_OTHER_TESTS.match(line))) > 0.3:
         return Shape(ShapeKind.test_run, 'tests')

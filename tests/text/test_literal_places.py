@@ -1,0 +1,164 @@
+"""The preview's one-pass literal search answers exactly what a search per literal does.
+
+Where Hyperscan is installed the preview finds intent terms, a log's failure markers and the terms in a
+list of records with one multi-literal scan; without it (or for text outside ASCII, or for a literal on
+too many lines) it searches each literal with `str.find`. Both paths must choose the same lines: these
+tests run the engine path against the search path on generated text, and each path on its own.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from observable_harness._text import intent as intent_module
+from observable_harness._text import preview as preview_module
+from observable_harness._text.intent import Intent, Term, TermKind, _Folded
+from observable_harness._text.preview import MIDDLE_MARKERS, _middle_hits, select_preview
+from observable_harness._text.scan import literal_places, literal_presence, usable
+from observable_harness._text.shapes import TextView
+
+pytestmark = pytest.mark.skipif(not usable('hyperscan'), reason='the engine path needs Hyperscan (the `fast` extra)')
+
+_PIECES = ['ab', 'AB', 'Ab', 'a_b', '12', '3', '1.2', 'ERR', 'err', 'Error', ' ', ' ', '\n', '\n', '-', ':', '=', 'x']
+ascii_text = st.lists(st.sampled_from(_PIECES), max_size=400).map(''.join)
+
+
+def _naive(text: str, literal: str, ignore_case: bool) -> list[int]:
+    haystack, needle = (text.lower(), literal.lower()) if ignore_case else (text, literal)
+    return [match.start() for match in re.finditer(f'(?={re.escape(needle)})', haystack)]
+
+
+@given(
+    ascii_text,
+    st.lists(
+        st.tuples(st.sampled_from(['ab', 'a_b', '12', 'ERR', 'b\n1', 'x-']), st.booleans()), min_size=1, max_size=5
+    ),
+)
+@example('abababab\nab', [('ab', True), ('ba', False)])
+def test_every_place_of_every_literal_or_none_for_a_common_one(text: str, literals: list[tuple[str, bool]]) -> None:
+    places = literal_places(text, literals, cap_each=3)
+    assert places is not None
+    for (literal, ignore_case), found in zip(literals, places, strict=True):
+        expected = _naive(text, literal, ignore_case)
+        if found is None:
+            assert len(expected) > 3, 'only a literal with more places than its cap is left to a search'
+        else:
+            assert found == expected
+
+
+def test_no_engine_answer_outside_ascii_or_for_an_empty_literal() -> None:
+    assert literal_places('naïve ab', [('ab', False)], cap_each=10) is None
+    assert literal_places('ab', [('', False)], cap_each=10) is None
+    assert literal_places('ab', [('ä', False)], cap_each=10) is None
+    assert literal_presence('x ab y', [('ab', False), ('AB', False), ('zz', True), ('Y', True)]) == [
+        True,
+        False,
+        False,
+        True,
+    ]
+
+
+def _term(text: str, kind: TermKind) -> Term:
+    return Term(text, text.lower(), kind, 1.0)
+
+
+terms = st.lists(
+    st.builds(
+        _term,
+        st.sampled_from(['ab', 'a_b', 'Ab', '12', '1.2', '3', 'ERR', 'AB', 'error', 'b 1', 'zz']),
+        st.sampled_from(list(TermKind)),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=300)
+@given(ascii_text, terms, st.integers(min_value=1, max_value=6))
+def test_one_scan_finds_the_lines_a_search_per_term_finds(text: str, wanted: list[Term], limit: int) -> None:
+    folded = _Folded(text)
+    assert folded.find_many(wanted, limit) == [folded.find_all(term, limit) for term in wanted]
+
+
+def test_a_term_on_many_lines_is_searched_and_the_rare_one_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = '\n'.join(f'row {i} common value' for i in range(2_000)) + '\nthe rare_key=7\n'
+    searched: list[str] = []
+    find_all = _Folded.find_all
+
+    def spy(self: _Folded, term: Term, limit: int) -> tuple[list[tuple[int, int]], bool]:
+        searched.append(term.key)
+        return find_all(self, term, limit)
+
+    monkeypatch.setattr(_Folded, 'find_all', spy)
+    wanted = [_term('common', TermKind.word), _term('rare_key', TermKind.identifier)]
+    found = _Folded(text).find_many(wanted, 10)
+    assert searched == ['common']
+    assert found[1] == ([(text.index('the rare_key'), text.index('rare_key'))], False)
+    assert found[0][1] is True and len(found[0][0]) == 10
+
+
+def _log(lines: list[str]) -> str:
+    return '\n'.join(lines) + '\n'
+
+
+log_lines = st.lists(
+    st.sampled_from(
+        [
+            'INFO request served in 12 ms',
+            'DEBUG cache hit',
+            'ERROR disk full on /var',
+            'Error: connection reset',
+            'warning: retrying',
+            'Traceback (most recent call last)',
+            'ValueError: bad FAIL panic',
+            'FATAL error: out of memory',
+            'an Exception was raised',
+        ]
+    ),
+    min_size=1,
+    max_size=600,
+)
+
+
+@settings(max_examples=150)
+@given(log_lines)
+def test_a_logs_failure_markers_are_the_same_lines_either_way(lines: list[str]) -> None:
+    view = TextView(_log(lines))
+    scanned = _middle_hits(view, 0, view.end)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(preview_module, 'literal_places', lambda *args, **kwargs: None)
+        searched = _middle_hits(view, 0, view.end)
+    assert scanned == searched
+    assert all(any(marker in view.content(span) for marker in MIDDLE_MARKERS) for span in scanned)
+
+
+def _records_text(count: int, special: int) -> str:
+    rows = [
+        {
+            'name': f'package-{i}',
+            'version': f'1.{i}.0',
+            'summary': 'a library' if i != special else 'the opentelemetry-sdk',
+        }
+        for i in range(count)
+    ]
+    return json.dumps(rows, separators=(',', ':'))
+
+
+@pytest.mark.parametrize('count', [200, 3_000])
+def test_a_list_of_records_previews_the_same_either_way(monkeypatch: pytest.MonkeyPatch, count: int) -> None:
+    text = _records_text(count, special=count // 2)
+    intent = Intent.gather(prompt='Which version of opentelemetry-sdk is installed? Check package-7 too.')
+    scanned = select_preview(text, 1_000, intent=intent, offer_chars=120)
+    with monkeypatch.context() as patched:
+        patched.setattr(preview_module, 'literal_places', lambda *args, **kwargs: None)
+        patched.setattr(preview_module, 'literal_presence', lambda *args, **kwargs: None)
+        patched.setattr(intent_module, 'literal_places', lambda *args, **kwargs: None)
+        searched = select_preview(text, 1_000, intent=intent, offer_chars=120)
+    assert scanned == searched
+    assert 'opentelemetry-sdk' in scanned.text
+    assert scanned.total_lines == count  # records counted through the gaps add up to the list's
