@@ -188,6 +188,8 @@ def _pytest_line(line: str) -> bool:
 _OTHER_TESTS = re.compile(
     r'(?:--- (?:PASS|FAIL): |=== RUN |(?:PASS|FAIL) +\S+\.(?:js|ts|tsx)\b|test \S+ \.\.\. (?:ok|FAILED))'
 )
+_OTHER_TESTS_MARKS = ('PASS', 'FAIL', '=== RUN ', 'test ')
+"""Every line `_OTHER_TESTS` matches holds one of these."""
 _KEY_VALUE = re.compile(r'\s*["\']?[\w.\-/\[\]@$]+["\']?\s*(?:=|:(?=\s|$))\s*')
 _RULE = re.compile(r'\s*[-=+|: ]*[-=]{3,}[-=+|: ]*\s*$')
 _NUMBER = re.compile(r'-?\d+(?:[.,]\d+)?(?:/\d+)?%?$')
@@ -231,15 +233,22 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.diff, 'unified')
     if any(_COMMIT.match(line) for line in head_lines[:3]):
         return Shape(ShapeKind.history, 'git')
-    if _share(nonblank, lambda line: any(mark in line for mark in _TREE_MARKS)) > 0.5:
+    # A shape none of whose marks occur in the lines judged is ruled out by one search of them all.
+    joined = '\n'.join(nonblank)
+    if any(mark in joined for mark in _TREE_MARKS) and (
+        _share(nonblank, lambda line: any(mark in line for mark in _TREE_MARKS)) > 0.5
+    ):
         return Shape(ShapeKind.listing, 'tree')
     if _share(nonblank, lambda line: bool(_PERMS.match(line)) or line.startswith('total ') or line.endswith(':')) > 0.7:
         return Shape(ShapeKind.listing, 'ls')
-    if _share(nonblank, lambda line: bool(_SYSCALL.match(line))) > 0.5:
+    if '(' in joined and _share(nonblank, lambda line: bool(_SYSCALL.match(line))) > 0.5:
         return Shape(ShapeKind.syscalls, 'strace')
     if any(_pytest_line(line) for line in head_lines) or _share(nonblank, _pytest_line) > 0.3:
         return Shape(ShapeKind.test_run, 'pytest')
-    if _share(nonblank, lambda line: bool(_OTHER_TESTS.match(line))) > 0.3:
+    if (
+        any(mark in joined for mark in _OTHER_TESTS_MARKS)
+        and _share(nonblank, lambda line: bool(_OTHER_TESTS.match(line))) > 0.3
+    ):
         return Shape(ShapeKind.test_run, 'tests')
     if _share(nonblank, lambda line: bool(_DIAGNOSTIC.match(line))) > 0.4:
         return Shape(ShapeKind.diagnostics, 'lines')
