@@ -95,7 +95,7 @@ CHOICE: dict[str, str] = {'engine': 'auto'}
 
 def build(module: Any, scenario: str, base_dir: Path) -> Any:
     """The capability at its defaults. `like anchor` rows make ours do what the anchor does: no secret
-    scrubbing before the write (BTO-8) and a position-only preview instead of the class-aware one.
+    scrubbing before the write and a position-only preview instead of the class-aware one.
     `scrubbed, by position` rows scrub as the defaults do and preview by position: the default's cost
     less that of choosing preview lines by class."""
     store = module.LocalFileStore(base_dir=base_dir)

@@ -3,7 +3,7 @@
 Run: `bench/.venv/bin/python bench/bench_scrub.py` (`bash bench/setup_env.sh` installs the `fast` extra
 there; no anchor is involved). `--payload FILE` adds a file of your own (a held-out check).
 
-Every spill and retention write is scrubbed first (BTO-8), so this is on the hot path of every large
+Every spill and retention write is scrubbed first (no secret reaches the store): on the hot path of every large
 tool return. With an engine installed (Hyperscan, RE2) one pass over the UTF-8 bytes says where a
 secret can begin and the exact regexes run only there; `python` is the path without an engine (each
 pattern ruled out by a character the text lacks, or tried only where a match can begin); "every
