@@ -503,33 +503,35 @@ def _pack(
         ]
         if not fresh:
             continue
-        trial_order = list(order)
-        trial_ends = dict(ends)
+        # The group's lines go in place; should they not fit, they come out again (no copy per group).
         grown = size
-        shown_sizes: list[int] = []
+        inserted: list[int] = []
         for line in sorted(fresh, key=lambda line: line.span[0]):
-            if line.span[0] in trial_ends:
-                continue
             start, end = line.span
+            if start in ends:
+                continue
             key = (start, line.limit, line.focus)
             shown = sizes.get(key, -1)
             if shown < 0:
                 shown = sizes[key] = len(_shown(view, line)[0])
-            at = bisect_left(trial_order, start)
-            before = trial_ends[trial_order[at - 1]] + 1 if at else 0
-            after = trial_order[at] if at < len(trial_order) else past_end
+            at = bisect_left(order, start)
+            before = ends[order[at - 1]] + 1 if at else 0
+            after = order[at] if at < len(order) else past_end
             gaps_delta = (start > before) + (after > end + 1) - (after > before)
             grown += shown + 1 + gaps_delta * widest_gap
-            trial_order.insert(at, start)
-            trial_ends[start] = end
-            shown_sizes.append(shown)
+            order.insert(at, start)
+            ends[start] = end
+            inserted.append(start)
         if grown > budget:
+            for start in inserted:
+                del order[bisect_left(order, start)]
+                del ends[start]
             continue
         for line in fresh:
             if line.span[0] not in kept:
                 kept[line.span[0]] = line
                 shown_texts.add(view.content(line.span))
-        order, ends, size = trial_order, trial_ends, grown
+        size = grown
     return kept
 
 

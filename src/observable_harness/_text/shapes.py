@@ -14,6 +14,7 @@ line breaks near what is needed; nothing splits or copies the whole payload.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -67,14 +68,20 @@ class Pick:
     role: str = 'shape'
 
 
+_UNINDENTED = re.compile(r'\n(?=[^\s])')
+_CHUNK_CHARS = 16 * 1024
+
+
 class TextView:
     """Line lookups over one payload without splitting it."""
 
-    __slots__ = ('end', 'text', 'total')
+    __slots__ = ('_unindented', 'end', 'text', 'total')
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.total = len(text)
+        self._unindented: dict[int, list[int]] = {}
+        """Per chunk of the text, where its unindented lines begin (found when first asked)."""
         self.end = self.total - 1 if text.endswith('\n') else self.total
         """End of the last line's content (a final line break does not open another line)."""
 
@@ -85,6 +92,29 @@ class TextView:
 
     def content(self, span: Span) -> str:
         return self.text[span[0] : span[1]]
+
+    def last_unindented(self, position: int, window: int) -> int:
+        """Where the last line not indented begins in `[position - window, position)` (its newline), or -1.
+
+        Searched back chunk by chunk, each chunk's lines found once per text: an indented dump's sections
+        can be thousands of lines long, and every key asked about in one looks back over the same stretch.
+        """
+        floor = max(0, position - window)
+        highest = position - 2  # the newline of a line that begins before `position`
+        for index in range(highest // _CHUNK_CHARS, floor // _CHUNK_CHARS - 1, -1):
+            found = self._chunk(index)
+            at = bisect_right(found, highest) - 1
+            if at >= 0:
+                return found[at] if found[at] >= floor else -1
+        return -1
+
+    def _chunk(self, index: int) -> list[int]:
+        found = self._unindented.get(index)
+        if found is None:
+            low = index * _CHUNK_CHARS
+            matches = _UNINDENTED.finditer(self.text, low, min(self.total, low + _CHUNK_CHARS + 1))
+            found = self._unindented[index] = [match.start() for match in matches]
+        return found
 
     def next_line(self, span: Span) -> Span | None:
         start = span[1] + 1
@@ -519,26 +549,17 @@ def _tree_ancestors(view: TextView, span: Span) -> list[Span]:
     return out
 
 
-_UNINDENTED = re.compile(r'\n(?=[^\s])')
-
-
 def _section_of(view: TextView, span: Span) -> list[Span]:
     """For an indented key: the unindented `Section:` or `[section]` line above it."""
     content = view.content(span)
     if not content[:1].isspace() and not content.startswith('['):
         return []
-    for window in (8 * 1024, 256 * 1024):
-        floor = max(0, span[0] - window)
-        last = None
-        for found in _UNINDENTED.finditer(view.text, floor, span[0]):
-            last = found
-        if last is not None:
-            line = view.line_at(last.end())
-            text = view.content(line)
-            return [line] if text.rstrip().endswith(':') or text.startswith('[') else []
-        if floor == 0:
-            break
-    return []
+    last = view.last_unindented(span[0], 256 * 1024)
+    if last == -1:
+        return []
+    line = view.line_at(last + 1)
+    text = view.content(line)
+    return [line] if text.rstrip().endswith(':') or text.startswith('[') else []
 
 
 def _json_siblings(view: TextView, span: Span) -> list[Span]:

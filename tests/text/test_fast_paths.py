@@ -1,9 +1,10 @@
-"""The preview's one-pass literal search answers exactly what a search per literal does.
+"""The preview's faster paths answer exactly what the plain ones do.
 
 Where Hyperscan is installed the preview finds intent terms, a log's failure markers and the terms in a
 list of records with one multi-literal scan; without it (or for text outside ASCII, or for a literal on
 too many lines) it searches each literal with `str.find`. Both paths must choose the same lines: these
-tests run the engine path against the search path on generated text, and each path on its own.
+tests run the engine path against the search path on generated text. Looking back for the section an
+indented key sits in is answered from chunks found once per text; it must answer as a search back would.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from observable_harness._text import intent as intent_module
 from observable_harness._text import preview as preview_module
+from observable_harness._text import shapes as shapes_module
 from observable_harness._text.intent import Intent, Term, TermKind, _Folded
 from observable_harness._text.preview import MIDDLE_MARKERS, _middle_hits, select_preview
 from observable_harness._text.scan import literal_places, literal_presence, usable
@@ -162,3 +164,24 @@ def test_a_list_of_records_previews_the_same_either_way(monkeypatch: pytest.Monk
     assert scanned == searched
     assert 'opentelemetry-sdk' in scanned.text
     assert scanned.total_lines == count  # records counted through the gaps add up to the list's
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(st.sampled_from(['Section:', '  key = 1', '    deep: x', '', '[group]', '\tvalue']), max_size=300),
+    st.lists(st.tuples(st.integers(min_value=0, max_value=4_000), st.sampled_from([50, 300, 4_000])), max_size=12),
+)
+def test_the_section_a_key_sits_in_is_found_back_from_anywhere_in_any_order(
+    lines: list[str], queries: list[tuple[int, int]]
+) -> None:
+    text = '\n'.join(lines)
+    view = TextView(text)  # one view for all queries: what an earlier query cached must not change a later answer
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(shapes_module, '_CHUNK_CHARS', 64)  # many chunks even in a short text
+        for position, window in queries:
+            position = min(position, len(text))
+            expected = -1
+            for match in re.finditer(r'\n(?=[^\s])', text[: max(0, position)]):
+                if match.start() >= max(0, position - window):
+                    expected = match.start()
+            assert view.last_unindented(position, window) == expected
