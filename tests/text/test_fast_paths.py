@@ -185,3 +185,37 @@ def test_the_section_a_key_sits_in_is_found_back_from_anywhere_in_any_order(
                 if match.start() >= max(0, position - window):
                     expected = match.start()
             assert view.last_unindented(position, window) == expected
+
+
+strace_lines = st.lists(
+    st.sampled_from(
+        [
+            'openat(AT_FDCWD, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = 3',
+            'execve("/usr/bin/python3", ["python3", "app.py"], 0x7ffd /* 20 vars */) = 0',
+            'connect(3, {sa_family=AF_INET, sin_port=htons(5432)}, 16) = -1 ECONNREFUSED (Connection refused)',
+            'stat("/opt/missing", 0x7ffd) = -1 ENOENT (No such file or directory)',
+            'write(2, "Traceback (most recent call last)", 34) = 34',
+            '+++ exited with 1 +++',
+            'read(3, "data", 4096) = 4',
+        ]
+    ),
+    min_size=1,
+    max_size=400,
+)
+
+
+_EXECVE = 'execve("/usr/bin/python3", ["python3", "app.py"], 0x7ffd /* 20 vars */) = 0'
+_CONNECT = 'connect(3, {sa_family=AF_INET, sin_port=htons(5432)}, 16) = -1 ECONNREFUSED (Connection refused)'
+
+
+@settings(max_examples=100)
+@given(strace_lines)
+@example([_EXECVE, 'read(3, "data", 4096) = 4', _CONNECT] * 30)  # more of each marker than the digest takes
+def test_a_traces_digest_is_the_same_either_way(lines: list[str]) -> None:
+    view = TextView(_log(lines))
+    tail = view.tail(48, 0)
+    scanned = shapes_module._syscall_digest(view, tail)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(shapes_module, 'literal_places', lambda *args, **kwargs: None)
+        searched = shapes_module._syscall_digest(view, tail)
+    assert scanned == searched

@@ -518,7 +518,7 @@ HIT_CHARS = 60_000_000
 MAX_CANDIDATES = 40
 PRESELECTED = 96
 PER_TERM = 6
-RANKED = 24
+RANKED = 16
 """Lines put in order by what they add: a preview shows a handful, the read offer covers the rest."""
 """Lines scored in full (their class and every term checked): the best of them are what a stand-in has room for."""
 _BOUNDARY = re.compile(r'\w')

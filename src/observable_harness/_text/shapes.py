@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import pairwise
 
+from .scan import literal_places
+
 __all__ = ['Census', 'Pick', 'Shape', 'ShapeKind', 'Span', 'TextView', 'census', 'context', 'detect', 'digest']
 
 Span = tuple[int, int]
@@ -821,8 +823,24 @@ def _syscall_digest(view: TextView, tail: list[Span]) -> list[Pick]:
     """A syscall trace: processes started, connections, failures other than lookups, writes to stderr, exits."""
     text = view.text
     picks: list[Pick] = []
-    for marker, priority, window in _SYSCALL_MARKERS:
-        position, found = text.find(marker, max(0, view.total - window) if window else 0), 0
+    # Every marker in one scan where an engine serves (a marker on more lines than it needs is searched).
+    listed = literal_places(text, [(marker, False) for marker, _, _ in _SYSCALL_MARKERS], cap_each=4 * _MARKER_HITS)
+    for index, (marker, priority, window) in enumerate(_SYSCALL_MARKERS):
+        floor = max(0, view.total - window) if window else 0
+        places = listed[index] if listed is not None else None
+        if places is not None:
+            found = 0
+            for position in places:
+                if position < floor:
+                    continue
+                if found >= _MARKER_HITS:
+                    break
+                span = view.line_at(position)
+                picks.append(Pick(priority - found * 0.01, (span,), 'syscall'))
+                found += 1
+                floor = span[1]
+            continue
+        position, found = text.find(marker, floor), 0
         while position != -1 and found < _MARKER_HITS:
             span = view.line_at(position)
             picks.append(Pick(priority - found * 0.01, (span,), 'syscall'))
