@@ -229,6 +229,9 @@ _PROGRESS = re.compile(
     r'|^test \S+ \.\.\. (?:ok|skipped)'
     r'|\r'
 )
+_PERCENT_TAIL = re.compile(r'\[\s*\d{1,3}%\]\s*$')
+"""One of `_PROGRESS`'s forms (a test runner's `[ 42%]`), tried on a line's last characters before the whole
+regex is tried along the line."""
 _PROGRESS_SUFFIXES = (' PASSED', ' SKIPPED', ' XFAIL', ' XPASS', ' ok')
 _SECTION_HEADER = re.compile(r'^\s*([=_*#~+-])\1{2,}(?:\s*\S.*)?$|^#{1,6}\s+\S')
 _PYTEST_TRACE_BANNER = re.compile(r'^=+ (?:FAILURES|ERRORS) =+\s*$')
@@ -338,7 +341,10 @@ def _classify(line: str, alert: bool) -> LineClass:
     if (
         line.lstrip().startswith(_PROGRESS_PREFIXES)
         or line.rstrip().endswith(_PROGRESS_SUFFIXES)
-        or (_has_progress_hint(line) and _PROGRESS.search(line) is not None)
+        or (
+            _has_progress_hint(line)
+            and (_PERCENT_TAIL.search(line, len(line) - 16) or _PROGRESS.search(line)) is not None
+        )
         or line.startswith('ok ')
     ):
         return LineClass.progress
