@@ -187,11 +187,15 @@ class _Hyperscan:
         self._database: Any = database
         self._local = threading.local()
 
-    def scan(self, data: bytes) -> list[tuple[int, int]]:
+    def _scratch(self) -> Any:
         # A scratch space serves one scan at a time: each thread that scans gets its own.
         scratch = getattr(self._local, 'scratch', None)
         if scratch is None:
             scratch = self._local.scratch = self._module.Scratch(self._database)
+        return scratch
+
+    def scan(self, data: bytes) -> list[tuple[int, int]]:
+        scratch = self._scratch()
         hits: list[tuple[int, int]] = []
         append = hits.append
 
@@ -202,10 +206,8 @@ class _Hyperscan:
         return hits
 
     def scan_capped(self, data: bytes, cap: int) -> tuple[list[tuple[int, int]], bool]:
-        """Like `scan`, stopping after `cap` hits: the hits (in order of their ends), and whether it stopped."""
-        scratch = getattr(self._local, 'scratch', None)
-        if scratch is None:
-            scratch = self._local.scratch = self._module.Scratch(self._database)
+        """Like `scan`, stopping after `cap` hits: the hits, and whether it stopped."""
+        scratch = self._scratch()
         hits: list[tuple[int, int]] = []
         append = hits.append
 
@@ -463,10 +465,17 @@ class _Nothing:
         return []
 
 
-@lru_cache(maxsize=8)
-def _literal_scanner(literals: tuple[str, ...]) -> _Hyperscan:
-    forms = [GateForm(re.escape(literal), reach=len(literal)) for literal in literals]
-    return _Hyperscan(forms, first_only=True)
+@lru_cache(maxsize=64)
+def _literal_scanner(literals: tuple[tuple[str, bool], ...], *, first_only: bool) -> _Hyperscan:
+    """A database of `(literal, ignore_case)` pairs, each reported at every place or (`first_only`) once."""
+    trust_forms(True)  # escaped ASCII literals: nothing to check
+    try:
+        forms = [
+            GateForm(re.escape(literal), reach=len(literal), ignore_case=caseless) for literal, caseless in literals
+        ]
+    finally:
+        trust_forms(False)
+    return _Hyperscan(forms, first_only=first_only)
 
 
 def first_occurrences(text: str, literals: tuple[str, ...], begin: int, end: int) -> dict[str, int] | None:
@@ -477,36 +486,12 @@ def first_occurrences(text: str, literals: tuple[str, ...], begin: int, end: int
     """
     if not text.isascii() or not usable('hyperscan'):
         return None
-    scanner = _literal_scanner(literals)
+    scanner = _literal_scanner(tuple((literal, False) for literal in literals), first_only=True)
     found: dict[str, int] = {}
     for index, stop in scanner.scan(text[begin:end].encode('ascii')):
         literal = literals[index]
         found[literal] = begin + stop - len(literal)
     return found
-
-
-@lru_cache(maxsize=64)
-def _places_scanner(literals: tuple[tuple[str, bool], ...]) -> _Hyperscan:
-    trust_forms(True)  # escaped ASCII literals: nothing to check
-    try:
-        forms = [
-            GateForm(re.escape(literal), reach=len(literal), ignore_case=caseless) for literal, caseless in literals
-        ]
-    finally:
-        trust_forms(False)
-    return _Hyperscan(forms)
-
-
-@lru_cache(maxsize=64)
-def _presence_scanner(literals: tuple[tuple[str, bool], ...]) -> _Hyperscan:
-    trust_forms(True)  # escaped ASCII literals: nothing to check
-    try:
-        forms = [
-            GateForm(re.escape(literal), reach=len(literal), ignore_case=caseless) for literal, caseless in literals
-        ]
-    finally:
-        trust_forms(False)
-    return _Hyperscan(forms, first_only=True)
 
 
 def literal_presence(text: str, literals: Sequence[tuple[str, bool]]) -> list[bool] | None:
@@ -519,7 +504,7 @@ def literal_presence(text: str, literals: Sequence[tuple[str, bool]]) -> list[bo
     if not all(literal and literal.isascii() for literal, _ in literals):
         return None
     found = [False] * len(literals)
-    for index, _ in _presence_scanner(tuple(literals)).scan(text.encode('ascii')):
+    for index, _ in _literal_scanner(tuple(literals), first_only=True).scan(text.encode('ascii')):
         found[index] = True
     return found
 
@@ -542,7 +527,7 @@ def literal_places(text: str, literals: Sequence[tuple[str, bool]], *, cap_each:
 
 
 def _places(data: bytes, literals: tuple[tuple[str, bool], ...], cap_each: int) -> list[list[int] | None]:
-    hits, stopped = _places_scanner(literals).scan_capped(data, cap_each * len(literals) + 1)
+    hits, stopped = _literal_scanner(literals, first_only=False).scan_capped(data, cap_each * len(literals) + 1)
     places: list[list[int] | None] = [[] for _ in literals]
     if stopped:
         # Some literal has more than its share of the places reported: leave those out, scan for the rest.
