@@ -516,11 +516,13 @@ rarer terms found."""
 HIT_CHARS = 60_000_000
 """Larger texts collect fewer lines per term (60 for a megabyte): the Python work per hit is what grows."""
 MAX_CANDIDATES = 40
+"""Lines scored in full (their class and every term checked): the best of them are what a stand-in has room for."""
 PRESELECTED = 96
+"""Lines whose text is read for whole-token and first-field hits, chosen by the scans' own score."""
 PER_TERM = 6
+"""Lines each term keeps in the running, however many lines the commoner terms hold."""
 RANKED = 16
 """Lines put in order by what they add: a preview shows a handful, the read offer covers the rest."""
-"""Lines scored in full (their class and every term checked): the best of them are what a stand-in has room for."""
 _BOUNDARY = re.compile(r'\w')
 
 

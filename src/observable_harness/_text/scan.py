@@ -30,7 +30,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any, Literal, Protocol, TypeAlias, cast
+from typing import Any, Literal, NamedTuple, Protocol, TypeAlias, cast
 
 __all__ = [
     'ENGINE',
@@ -165,12 +165,28 @@ class _Scanner(Protocol):
         ...
 
 
+class _Form(Protocol):
+    """What an engine compiles of a form: its regex over bytes and whether it ignores case."""
+
+    @property
+    def regex(self) -> str: ...
+    @property
+    def ignore_case(self) -> bool: ...
+
+
+class _Literal(NamedTuple):
+    """A literal searched for as it is, escaped: no `GateForm` check is needed."""
+
+    regex: str
+    ignore_case: bool
+
+
 class _Hyperscan:
     """All forms in one Hyperscan database: one scan reports every end of every form's matches."""
 
     reports_ends = True
 
-    def __init__(self, forms: Sequence[GateForm], *, first_only: bool = False) -> None:
+    def __init__(self, forms: Sequence[_Form], *, first_only: bool = False) -> None:
         hyperscan = importlib.import_module('hyperscan')
         self._module: Any = hyperscan
         database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
@@ -468,14 +484,7 @@ class _Nothing:
 @lru_cache(maxsize=64)
 def _literal_scanner(literals: tuple[tuple[str, bool], ...], *, first_only: bool) -> _Hyperscan:
     """A database of `(literal, ignore_case)` pairs, each reported at every place or (`first_only`) once."""
-    trust_forms(True)  # escaped ASCII literals: nothing to check
-    try:
-        forms = [
-            GateForm(re.escape(literal), reach=len(literal), ignore_case=caseless) for literal, caseless in literals
-        ]
-    finally:
-        trust_forms(False)
-    return _Hyperscan(forms, first_only=first_only)
+    return _Hyperscan([_Literal(re.escape(literal), caseless) for literal, caseless in literals], first_only=first_only)
 
 
 def first_occurrences(text: str, literals: tuple[str, ...], begin: int, end: int) -> dict[str, int] | None:
