@@ -850,7 +850,7 @@ def _score_records(
             value = term.weight * rarity * (1.5 if whole_token(text, hit, len(key)) else 1.0)
             per_record.setdefault(span, {})[slot] = (value, hit)
     covered: dict[int, int] = {}
-    # The diversity pass is quadratic: only the best records by their own score enter it.
+    # Only the best records by their own score are put in order.
     best_first = sorted(per_record, key=lambda span: (-sum(v for v, _ in per_record[span].values()), span))
 
     def gain(span: tuple[int, int]) -> float:
