@@ -1,6 +1,7 @@
 """Cost of choosing a stand-in's preview for 1 MB, by shape: the intent- and shape-aware preview against today's.
 
-Run with the bench interpreter: `bash bench/setup_env.sh` then `bench/.venv/bin/python bench/bench_preview.py`.
+Run with the bench interpreter: `bash bench/setup_env.sh` then `bench/.venv/bin/python bench/bench_preview.py`
+(`--search-only` times the path an install without the `fast` extra takes).
 
 Each real capture of `bench/standins/captures/` is repeated to 1 MB (so its shape holds over the whole
 megabyte) and previewed at the spill's default budget (1,000 characters) by:
@@ -25,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from _salient_baseline import salient_excerpt
+from observable_harness._text import scan
 from observable_harness._text.intent import Intent
 from observable_harness._text.layout import compact_json
 from observable_harness._text.preview import select_preview
@@ -95,7 +97,23 @@ def main(rounds: int) -> None:
     print(f'{"mean":<22}{mean}')
 
 
+def search_only() -> None:
+    """Take the path an install without the `fast` extra takes: every term and marker searched with `str.find`."""
+    original = scan.usable.__wrapped__
+    scan.usable.cache_clear()
+
+    def usable(engine: scan.Engine) -> bool:
+        return engine != 'hyperscan' and original(engine)
+
+    scan.usable = usable
+
+
 if __name__ == '__main__':
     parser = argparse.ArgumentParser(description='Cost of choosing a preview for 1 MB, by shape')
     parser.add_argument('--rounds', type=int, default=15)
-    main(parser.parse_args().rounds)
+    parser.add_argument('--search-only', action='store_true', help='no multi-literal engine: the path without `fast`')
+    arguments = parser.parse_args()
+    if arguments.search_only:
+        search_only()
+    print(f'multi-literal engine: {"none (searches with str.find)" if not scan.usable("hyperscan") else "hyperscan"}')
+    main(arguments.rounds)
