@@ -219,3 +219,25 @@ def test_a_traces_digest_is_the_same_either_way(lines: list[str]) -> None:
         patched.setattr(shapes_module, 'literal_places', lambda *args, **kwargs: None)
         searched = shapes_module._syscall_digest(view, tail)
     assert scanned == searched
+
+
+def test_any_ascii_character_in_a_literal_is_searched_as_itself() -> None:
+    # The engine reads expressions as C strings: a NUL (or a quote, a backslash, a newline) must not end or
+    # change a literal that came from a prompt's quoted string.
+    text = 'a\x00b and a and "q\\\\x" and line\nbreak and A\x00B'
+    literals = [('a\x00b', True), ('"q\\\\x"', False), ('e\nb', False), ('a', False)]
+    places = literal_places(text, literals, cap_each=10)
+    assert places == [_naive(text, literal, caseless) for literal, caseless in literals]
+
+
+def test_an_engine_that_fails_leaves_the_caller_to_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    from observable_harness._text import scan
+
+    def refuse(*args: object, **kwargs: object) -> object:
+        raise RuntimeError('engine refused')
+
+    monkeypatch.setattr(scan, '_literal_scanner', refuse)
+    assert literal_places('some text', [('text', False)], cap_each=4) is None
+    assert literal_presence('some text', [('text', False)]) is None
+    view = TextView(_log(['ERROR one', 'fine'] * 50))
+    assert _middle_hits(view, 0, view.end)  # the preview still finds its markers, by search

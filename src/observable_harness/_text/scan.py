@@ -483,8 +483,16 @@ class _Nothing:
 
 @lru_cache(maxsize=64)
 def _literal_scanner(literals: tuple[tuple[str, bool], ...], *, first_only: bool) -> _Hyperscan:
-    """A database of `(literal, ignore_case)` pairs, each reported at every place or (`first_only`) once."""
-    return _Hyperscan([_Literal(re.escape(literal), caseless) for literal, caseless in literals], first_only=first_only)
+    """A database of `(literal, ignore_case)` pairs, each reported at every place or (`first_only`) once.
+
+    Every byte is written as an escape: the engine reads expressions as C strings, so a NUL or any other
+    character a prompt's quoted string may hold stays part of the literal.
+    """
+    forms = [
+        _Literal(''.join(f'\\x{byte:02x}' for byte in literal.encode('ascii')), caseless)
+        for literal, caseless in literals
+    ]
+    return _Hyperscan(forms, first_only=first_only)
 
 
 def first_occurrences(text: str, literals: tuple[str, ...], begin: int, end: int) -> dict[str, int] | None:
@@ -513,7 +521,11 @@ def literal_presence(text: str, literals: Sequence[tuple[str, bool]]) -> list[bo
     if not all(literal and literal.isascii() for literal, _ in literals):
         return None
     found = [False] * len(literals)
-    for index, _ in _literal_scanner(tuple(literals), first_only=True).scan(text.encode('ascii')):
+    try:
+        hits = _literal_scanner(tuple(literals), first_only=True).scan(text.encode('ascii'))
+    except Exception:  # the engine refused it: the caller searches instead
+        return None
+    for index, _ in hits:
         found[index] = True
     return found
 
@@ -532,7 +544,10 @@ def literal_places(text: str, literals: Sequence[tuple[str, bool]], *, cap_each:
         return None
     if not all(literal and literal.isascii() for literal, _ in literals):
         return None
-    return _places(text.encode('ascii'), tuple(literals), cap_each)
+    try:
+        return _places(text.encode('ascii'), tuple(literals), cap_each)
+    except Exception:  # the engine refused it: the caller searches instead
+        return None
 
 
 def _places(data: bytes, literals: tuple[tuple[str, bool], ...], cap_each: int) -> list[list[int] | None]:
