@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from observable_harness._text.layout import compact_json
-from observable_harness._text.preview import HEAD_CHARS, HEAD_LINES, SAMPLE_LINES, SAMPLE_WINDOWS, TAIL_LINES
+from observable_harness._text.preview import (
+    HEAD_CHARS,
+    HEAD_LINES,
+    SAMPLE_LINES,
+    SAMPLE_WINDOWS,
+    TAIL_LINES,
+    select_preview,
+)
 from observable_harness._text.shapes import (
     Shape,
     ShapeKind,
@@ -198,3 +207,35 @@ def test_a_trace_keeps_its_processes_its_failure_and_its_exit_not_its_lookups() 
     assert any('FATAL:  role \\"app\\" does not exist' in line for line in kept)
     assert '+++ exited with 2 +++' in kept
     assert not any(line.endswith('= -1 ENOENT (No such file or directory)') for line in kept)
+
+
+_HISTORY = Path(__file__).resolve().parents[1] / 'data' / 'history'
+
+
+@pytest.mark.parametrize('name', ['git_log_oneline.txt', 'git_log_graph.txt'])
+def test_one_commit_a_line_is_history(name: str) -> None:
+    # This repository's own `git log --oneline` (and `--graph`), captured once.
+    text = (_HISTORY / name).read_text(encoding='utf-8')
+    _, shape, *_ = look(text)
+    assert (shape.kind, shape.variant) == (ShapeKind.history, 'oneline')
+
+
+def test_checksums_and_hash_lists_are_not_history() -> None:
+    sums = ''.join(f'{i:064x}  file_{i}.bin\n' for i in range(200))  # sha256sum: 64 hex, two spaces
+    md5 = ''.join(f'{i:032x}  file_{i}.bin\n' for i in range(200))
+    hashes = ''.join(f'{i:040x}\n' for i in range(200))  # git rev-list: no subject
+    for text in (sums, md5, hashes):
+        _, shape, *_ = look(text)
+        assert shape.kind is not ShapeKind.history
+
+
+def test_a_one_line_history_shows_the_newest_commits_and_no_subject_as_an_error() -> None:
+    text = (_HISTORY / 'git_log_oneline.txt').read_text(encoding='utf-8')
+    lines = text.splitlines()
+    preview = select_preview(text, 1_000)
+    shown = preview.text.splitlines()
+    assert shown[:5] == lines[:5], 'the newest commits come first'
+    assert shown[-1] == lines[-1]
+    middle = set(lines[12:-1])
+    # Subjects that say "error" or "fail" are history, not failures to surface.
+    assert not [line for line in shown if line in middle and ('error' in line.lower() or 'fail' in line.lower())]

@@ -197,6 +197,10 @@ class TextView:
 # --- detection ----------------------------------------------------------------------------------
 
 _COMMIT = re.compile(r'commit [0-9a-f]{7,40}\b')
+_ONELINE_COMMIT = re.compile(r'(?:[*|/\\ ]+ )?[0-9a-f]{7,40} \S')
+"""A short hash and a subject (`git log --oneline`, `--graph`); a checksum is longer, or two spaces from its name."""
+_GRAPH_ONLY = re.compile(r'[*|/\\ _.-]+$')
+"""A `--graph` line that only draws branches."""
 _PERMS = re.compile(r'[-dlcbps][rwxsStT-]{9}[.+@]?\s+\d')
 _TREE_MARKS = ('├── ', '└── ', '|-- ', '`-- ')
 _SYSCALL = re.compile(
@@ -265,6 +269,9 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.diff, 'unified')
     if any(_COMMIT.match(line) for line in head_lines[:3]):
         return Shape(ShapeKind.history, 'git')
+    commits = _share(nonblank, lambda line: bool(_ONELINE_COMMIT.match(line)))
+    if commits > 0.5 and commits + _share(nonblank, lambda line: bool(_GRAPH_ONLY.match(line))) > 0.8:
+        return Shape(ShapeKind.history, 'oneline')  # `git log --oneline` (`--graph` too): a commit a line
     # A shape none of whose marks occur in the lines judged is ruled out by one search of them all.
     joined = '\n'.join(nonblank)
     if any(mark in joined for mark in _TREE_MARKS) and (
@@ -421,7 +428,7 @@ def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
     if kind is ShapeKind.table and shape.header is not None and span[0] > shape.header[1]:
         return [*shape.header_extra[-2:], shape.header] if shape.variant != 'aligned' else [shape.header]
     if kind is ShapeKind.history:
-        return _commit_context(view, span)
+        return _commit_context(view, span) if shape.variant == 'git' else []  # a one-line commit says it all
     if kind is ShapeKind.diff:
         return _diff_context(view, span)
     if kind is ShapeKind.listing:
@@ -698,7 +705,7 @@ def digest(
     if kind is ShapeKind.table:
         return _table_digest(view, shape, head)
     if kind is ShapeKind.history:
-        return _history_digest(view, head)
+        return _history_digest(view, head, shape.variant)
     if kind is ShapeKind.diff:
         return _diff_digest(view)
     if kind is ShapeKind.syscalls:
@@ -781,7 +788,13 @@ def _largest_rows(view: TextView, shape: Shape) -> list[Pick]:
     return picks
 
 
-def _history_digest(view: TextView, head: list[Span]) -> list[Pick]:
+def _history_digest(view: TextView, head: list[Span], variant: str) -> list[Pick]:
+    """The newest commits first: their hash and subject (and, in full `git log`, the commit line with it)."""
+    if variant != 'git':
+        # One commit a line, newest first: the head is the recent history a question is most often about.
+        return [
+            Pick(300 - index * 0.01, (span,), 'commit') for index, span in enumerate(head) if view.content(span).strip()
+        ]
     picks: list[Pick] = []
     for index, span in enumerate(s for s in head if view.content(s).startswith('commit ')):
         subject = next((s for s in view.forward(span, 8) if view.content(s).startswith('    ')), None)
