@@ -511,14 +511,22 @@ def first_occurrences(text: str, literals: tuple[str, ...], begin: int, end: int
     return found
 
 
+def _scannable(text: str, literals: Sequence[tuple[str, bool]]) -> bool:
+    """An engine is here, and text and literals are ASCII (byte offsets are character offsets), none empty."""
+    return (
+        bool(literals)
+        and text.isascii()
+        and all(literal and literal.isascii() for literal, _ in literals)
+        and usable('hyperscan')
+    )
+
+
 def literal_presence(text: str, literals: Sequence[tuple[str, bool]]) -> list[bool] | None:
     """Whether each literal occurs in `text`, from one scan that reports each literal once.
 
     `None` when `literal_places` would be `None` for want of an engine or for text or literals outside ASCII.
     """
-    if not literals or not text.isascii() or not usable('hyperscan'):
-        return None
-    if not all(literal and literal.isascii() for literal, _ in literals):
+    if not _scannable(text, literals):
         return None
     found = [False] * len(literals)
     try:
@@ -540,9 +548,7 @@ def literal_places(text: str, literals: Sequence[tuple[str, bool]], *, cap_each:
     or a literal is not ASCII (encoding the text and mapping byte offsets back to characters cost more
     than the searches save), or a literal is empty.
     """
-    if not literals or not text.isascii() or not usable('hyperscan'):
-        return None
-    if not all(literal and literal.isascii() for literal, _ in literals):
+    if not _scannable(text, literals):
         return None
     try:
         return _places(text.encode('ascii'), tuple(literals), cap_each)

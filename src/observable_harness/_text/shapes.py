@@ -118,6 +118,24 @@ class TextView:
             found = self._unindented[index] = [match.start() for match in matches]
         return found
 
+    def lines_holding(self, literal: str, begin: int, end: int, places: list[int] | None = None) -> Iterator[Span]:
+        """Each line that holds `literal` within `[begin, end)`, in order, once: found by searching, or taken
+        from `places` (every place the literal begins there, from one scan for many literals)."""
+        if places is not None:
+            floor = begin
+            for position in places:
+                if position >= floor:
+                    span = self.line_at(position)
+                    yield span
+                    floor = span[1] + 1
+            return
+        find = self.text.find
+        position = find(literal, begin, end)
+        while position != -1:
+            span = self.line_at(position)
+            yield span
+            position = find(literal, span[1] + 1, end)
+
     def next_line(self, span: Span) -> Span | None:
         start = span[1] + 1
         if start > self.end:
@@ -840,25 +858,11 @@ def _syscall_digest(view: TextView, tail: list[Span]) -> list[Pick]:
     listed = literal_places(text, [(marker, False) for marker, _, _ in _SYSCALL_MARKERS], cap_each=4 * _MARKER_HITS)
     for index, (marker, priority, window) in enumerate(_SYSCALL_MARKERS):
         floor = max(0, view.total - window) if window else 0
-        places = listed[index] if listed is not None else None
-        if places is not None:
-            found = 0
-            for position in places:
-                if position < floor:
-                    continue
-                if found >= _MARKER_HITS:
-                    break
-                span = view.line_at(position)
-                picks.append(Pick(priority - found * 0.01, (span,), 'syscall'))
-                found += 1
-                floor = span[1]
-            continue
-        position, found = text.find(marker, floor), 0
-        while position != -1 and found < _MARKER_HITS:
-            span = view.line_at(position)
+        lines = view.lines_holding(marker, floor, view.total, listed[index] if listed is not None else None)
+        for found, span in enumerate(lines):
+            if found >= _MARKER_HITS:
+                break
             picks.append(Pick(priority - found * 0.01, (span,), 'syscall'))
-            found += 1
-            position = text.find(marker, span[1])
     seen: set[int] = set()
     failed = 0
     # From the end back (the failure that ends a run sits late), then from the start forward.
