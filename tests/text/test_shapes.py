@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from observable_harness._text.layout import compact_json
 from observable_harness._text.preview import (
@@ -20,6 +22,8 @@ from observable_harness._text.shapes import (
     ShapeKind,
     Span,
     TextView,
+    _over,
+    _share,
     census,
     context,
     detect,
@@ -239,3 +243,13 @@ def test_a_one_line_history_shows_the_newest_commits_and_no_subject_as_an_error(
     middle = set(lines[12:-1])
     # Subjects that say "error" or "fail" are history, not failures to surface.
     assert not [line for line in shown if line in middle and ('error' in line.lower() or 'fail' in line.lower())]
+
+
+@given(
+    passes=st.lists(st.booleans(), max_size=60),
+    share=st.sampled_from((0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)),
+)
+def test_a_share_decided_early_is_the_share_counted_whole(passes: list[bool], share: float) -> None:
+    # Detection stops testing lines once a shape's share is settled; it must decide as counting them all would.
+    lines = ['yes' if passed else 'no' for passed in passes]
+    assert _over(lines, 'yes'.__eq__, share) == (_share(lines, 'yes'.__eq__) > share)

@@ -59,7 +59,7 @@ MIDDLE_MARKERS = (
     'panic',
 )
 """Literal markers a log's middle is searched for (C-speed); a hit's line is then classified like any other."""
-MAX_MIDDLE_HITS = 48
+MAX_MIDDLE_HITS = 24
 MIDDLE_SCAN_CHARS = 512 * 1024
 INTENT_GROUPS = 24
 """Matched lines offered to the packer, best first; a preview has room for a handful."""

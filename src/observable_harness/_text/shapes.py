@@ -262,6 +262,29 @@ def _share(lines: list[str], test: Callable[[str], object]) -> float:
     return sum(1 for line in lines if test(line)) / len(lines)
 
 
+def _over(lines: list[str], test: Callable[[str], object], share: float) -> bool:
+    """Whether more than `share` of `lines` pass `test` (`_share(...) > share`), stopping once it is settled:
+    most shapes are ruled out by the first lines that fail them."""
+    total = len(lines)
+    if not total:
+        return False
+    needed = int(share * total) + 1  # passes that make the share exceed `share`
+    while needed / total <= share:  # float rounding: `int` may fall one short
+        needed += 1
+    allowed = total - needed  # failures that still leave room for `needed` passes
+    passed = failed = 0
+    for line in lines:
+        if test(line):
+            passed += 1
+            if passed >= needed:
+                return True
+        else:
+            failed += 1
+            if failed > allowed:
+                return False
+    return False
+
+
 def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     """The shape of the text, from its head and a sample of lines from the rest."""
     text = view.text
@@ -273,7 +296,7 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     if not nonblank:
         return Shape(ShapeKind.log)
     whole = [line for line in head_lines[:_DETECT_HEAD] + sampled if line.strip()]
-    if _share(whole, lambda line: line.lstrip().startswith('{') and line.rstrip().rstrip(',').endswith('}')) > 0.8:
+    if _over(whole, lambda line: line.lstrip().startswith('{') and line.rstrip().rstrip(',').endswith('}'), 0.8):
         return Shape(ShapeKind.records, 'lines')  # JSON lines: each line a whole record
     if first in '[{' and text.rstrip()[-1:] in ']}':
         if len(head) <= 2 and text.lstrip().startswith('[{'):
@@ -281,40 +304,41 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         if len(head) > 2:
             return Shape(ShapeKind.json, 'indented')
     if any(line.startswith(_DIFF_START) for line in head_lines[:8]) or (
-        _share(nonblank, lambda line: line.startswith(('@@ ', '+', '-', ' '))) > 0.9
+        _over(nonblank, lambda line: line.startswith(('@@ ', '+', '-', ' ')), 0.9)
         and any(line.startswith('@@ ') for line in nonblank)
     ):
         return Shape(ShapeKind.diff, 'unified')
     if any(_COMMIT.match(line) for line in head_lines[:3]):
         return Shape(ShapeKind.history, 'git')
-    commits = _share(nonblank, lambda line: bool(_ONELINE_COMMIT.match(line)))
-    if commits > 0.5 and commits + _share(nonblank, lambda line: bool(_GRAPH_ONLY.match(line))) > 0.8:
+    oneline = _ONELINE_COMMIT.match
+    if _over(nonblank, oneline, 0.5) and (
+        _share(nonblank, oneline) + _share(nonblank, lambda line: bool(_GRAPH_ONLY.match(line))) > 0.8
+    ):
         return Shape(ShapeKind.history, 'oneline')  # `git log --oneline` (`--graph` too): a commit a line
     # A shape none of whose marks occur in the lines judged is ruled out by one search of them all.
     joined = '\n'.join(nonblank)
     if any(mark in joined for mark in _TREE_MARKS) and (
-        _share(nonblank, lambda line: any(mark in line for mark in _TREE_MARKS)) > 0.5
+        _over(nonblank, lambda line: any(mark in line for mark in _TREE_MARKS), 0.5)
     ):
         return Shape(ShapeKind.listing, 'tree')
-    if _share(nonblank, lambda line: bool(_PERMS.match(line)) or line.startswith('total ') or line.endswith(':')) > 0.7:
+    if _over(nonblank, lambda line: bool(_PERMS.match(line)) or line.startswith('total ') or line.endswith(':'), 0.7):
         return Shape(ShapeKind.listing, 'ls')
-    if '(' in joined and _share(nonblank, lambda line: bool(_SYSCALL.match(line))) > 0.5:
+    if '(' in joined and _over(nonblank, lambda line: bool(_SYSCALL.match(line)), 0.5):
         return Shape(ShapeKind.syscalls, 'strace')
-    if any(_pytest_line(line) for line in head_lines) or _share(nonblank, _pytest_line) > 0.3:
+    if any(_pytest_line(line) for line in head_lines) or _over(nonblank, _pytest_line, 0.3):
         return Shape(ShapeKind.test_run, 'pytest')
-    if (
-        any(mark in joined for mark in _OTHER_TESTS_MARKS)
-        and _share(nonblank, lambda line: bool(_OTHER_TESTS.match(line))) > 0.3
+    if any(mark in joined for mark in _OTHER_TESTS_MARKS) and _over(
+        nonblank, lambda line: bool(_OTHER_TESTS.match(line)), 0.3
     ):
         return Shape(ShapeKind.test_run, 'tests')
-    if _share(nonblank, lambda line: bool(_DIAGNOSTIC.match(line))) > 0.4:
+    if _over(nonblank, lambda line: bool(_DIAGNOSTIC.match(line)), 0.4):
         return Shape(ShapeKind.diagnostics, 'lines')
     table = _table(view, head, head_lines, sampled)
     if table is not None:
         return table
-    if _share(nonblank, lambda line: ' ' not in line.strip() and ('/' in line or '\\' in line)) > 0.8:
+    if _over(nonblank, lambda line: ' ' not in line.strip() and ('/' in line or '\\' in line), 0.8):
         return Shape(ShapeKind.listing, 'find')
-    if _share(nonblank, lambda line: bool(_KEY_VALUE.match(line))) > 0.6:
+    if _over(nonblank, lambda line: bool(_KEY_VALUE.match(line)), 0.6):
         return Shape(ShapeKind.key_value, 'pairs')
     return Shape(ShapeKind.log)
 
@@ -339,7 +363,7 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
             if count < (1 if delimiter == '|' else 2):
                 continue
             rows = [row for row in head_lines[index + 1 :] + sampled if row.strip()]
-            if rows and _share(rows, lambda row, d=delimiter, c=count: row.count(d) >= c) > 0.8:
+            if rows and _over(rows, lambda row, d=delimiter, c=count: row.count(d) >= c, 0.8):
                 extra = tuple(head[i] for i in range(max(0, index - 4), index) if head_lines[i].strip())
                 return _table_shape(view, head, head_lines, index, delimiter, extra, variant)
             break
