@@ -7,6 +7,7 @@ scrubber then writes is checked against running every exact regex everywhere in 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 import string
 import sys
@@ -18,7 +19,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from observable_harness._text.scan import ENGINE, ENGINES, Engine, GateForm, case_variants, gate_for, usable
-from observable_harness._text.secrets import DEFAULT_PATTERNS, Scrubber, SecretPattern
+from observable_harness._text.secrets import DEFAULT_PATTERNS, Scrubber, SecretPattern, _apply, _compose, _splice
 from tests.text.test_secrets import _SECRETISH, AWS_KEY, DB_PASSWORD, DEPLOY_LOG, EVERYWHERE, GITHUB, JWT
 
 GATED = tuple(engine for engine in ENGINES if engine != 'python')
@@ -222,3 +223,61 @@ def test_the_default_forms_pass_the_checks_a_form_of_your_own_gets() -> None:
     assert forms
     for form in forms:
         assert GateForm(form.regex, reach=form.reach, ignore_case=form.ignore_case, back=form.back) == form
+
+
+@given(
+    text=st.lists(
+        st.one_of(
+            _SECRETISH,
+            st.sampled_from(('https://u:pass1234@h/', 'token=[REDACTED', ':x]', '--api-key ', '\u00e9', '\u4e2d')),
+            st.sampled_from(('\udc80', '\ud83d', '\U0001f600', 'caf\u00e9=1 ')),
+        ),
+        max_size=12,
+    ).map(''.join)
+)
+@example('caf\u00e9 password=hunter2 \U0001f600 token=abc')
+@example('\udc80https://u:pass1234@h/ token=[REDACTED:x]')
+@pytest.mark.parametrize('engine', ENGINES)
+def test_scrubbed_bytes_are_the_scrubbed_text_encoded(engine: Engine, text: str) -> None:
+    # A write splices the replacements into the bytes it has instead of encoding the scrubbed text: the
+    # same bytes, whatever the text holds (characters of 2, 3 and 4 bytes, lone surrogates) and however
+    # later patterns' matches overlap earlier replacements.
+    scrubber = Scrubber(engine=engine)
+    data = text.encode('utf-8', 'surrogatepass')
+    expected = scrubber.scrub(text)
+    spliced = scrubber.scrub_utf8(text, data)
+    assert spliced.text == expected.text.encode('utf-8', 'surrogatepass')
+    assert spliced.counts == expected.counts
+
+
+@st.composite
+def _edit_rounds(draw: st.DrawFn) -> tuple[str, list[list[tuple[int, int, str]]]]:
+    """A text and rounds of edits, each round sorted and apart, made to the text the rounds before left."""
+    text = draw(st.text(alphabet='ab\u00e9\U0001f600', max_size=20))
+    current = text
+    rounds: list[list[tuple[int, int, str]]] = []
+    for _ in range(draw(st.integers(1, 4))):
+        cuts = sorted(draw(st.lists(st.integers(0, len(current)), max_size=6)))
+        edits = [
+            (start, end, draw(st.text(alphabet='XY\u00e9', max_size=4)))
+            for start, end in zip(cuts[::2], cuts[1::2], strict=False)
+        ]
+        rounds.append(edits)
+        current = _apply(current, edits)
+    return text, rounds
+
+
+@given(case=_edit_rounds())
+def test_edits_composed_into_the_original_make_the_text_the_rounds_made(
+    case: tuple[str, list[list[tuple[int, int, str]]]],
+) -> None:
+    # Later rounds may cut into, swallow or sit beside what earlier ones wrote (a pattern matching across
+    # a placeholder): the composed stretches, spliced into the original bytes, give the final text.
+    text, rounds = case
+    current = text
+    segments: list[tuple[int, int, str]] = []
+    for edits in rounds:
+        segments = _compose(segments, edits, current)
+        current = _apply(current, edits)
+    assert _splice(text, text.encode('utf-8', 'surrogatepass'), segments) == current.encode('utf-8', 'surrogatepass')
+    assert all(end <= start for (_, end, _), (start, _, _) in itertools.pairwise(segments))

@@ -411,9 +411,14 @@ class Gate:
 
     def places(self, text: str, data: bytes) -> Places:
         """Where in `text` each gated pattern can match; `data` is `text` as UTF-8 (`surrogatepass`)."""
+        return self.places_and_anchors(text, data)[0]
+
+    def places_and_anchors(self, text: str, data: bytes) -> tuple[Places, dict[int, int]]:
+        """`places`, and the byte offsets into `data` the scan reported, each with its character offset in
+        `text` (where a character straddles one, the character after it)."""
         hits = self._scanner.scan(data)
         if not hits:
-            return {}
+            return {}, {}
         ends = self._scanner.reports_ends
         fold = self._fold
         crowded = crowding(text)
@@ -450,7 +455,7 @@ class Gate:
         for index, found in regions.items():
             if index not in out and (places := self._patterns[index].places(text, found)):
                 out[index] = places
-        return out
+        return out, chars
 
     def places_near(self, index: int, text: str, low: int, high: int) -> list[int]:
         """Where pattern `index` can match in `text` with its gate's form reaching into `[low, high)`.

@@ -24,6 +24,7 @@ assert 's3cr3t' not in result.text and result.counts == {'bearer': 1, 'assignmen
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
@@ -365,8 +366,8 @@ class ScrubResult(Generic[T]):
         return sum(self.counts.values())
 
 
-Edit = tuple[int, int, int]
-"""A replacement: start and end of the replaced text, and the length of what replaced it."""
+Edit = tuple[int, int, str]
+"""A replacement: start and end of the replaced text, and what replaced it."""
 
 
 def _replacer(
@@ -390,7 +391,7 @@ def _replacer(
             text = match.group(0)
             replaced = text[: start - whole_start] + placeholder + text[end - whole_start :]
             if edits is not None:
-                edits.append((whole_start, whole_end, len(replaced)))
+                edits.append((whole_start, whole_end, replaced))
             return replaced
         return match.group(0)
 
@@ -509,7 +510,23 @@ def _sub_at_starts(secret: SecretPattern, hints: _HintSearch, replace: Callable[
 
 def _sub_at(pattern: re.Pattern[str], text: str, places: Sequence[int], replace: Callable[[re.Match[str]], str]) -> str:
     """`pattern.sub(replace, text)` for a pattern that can match only at `places` (sorted)."""
-    pieces: list[str] = []
+    edits: list[Edit] = []
+
+    def noted(match: re.Match[str]) -> str:
+        replaced = replace(match)
+        if replaced != match.group(0):
+            edits.append((*match.span(), replaced))
+        return replaced
+
+    _match_at(pattern, text, places, noted)
+    return _apply(text, edits)
+
+
+def _match_at(
+    pattern: re.Pattern[str], text: str, places: Sequence[int], replace: Callable[[re.Match[str]], str]
+) -> None:
+    """Call `replace` on each match `pattern.sub` would make in `text`, for a pattern that can match only at
+    `places` (sorted): the leftmost non-empty match, then the next one after its end."""
     done = 0
     for place in places:
         if place < done:
@@ -517,10 +534,19 @@ def _sub_at(pattern: re.Pattern[str], text: str, places: Sequence[int], replace:
         match = pattern.match(text, place)
         if match is None or match.end() == place:
             continue
-        pieces += (text[done:place], replace(match))
+        replace(match)
         done = match.end()
-    if not pieces:
+
+
+def _apply(text: str, edits: Sequence[Edit]) -> str:
+    """`text` with each of the sorted, non-overlapping `edits` made."""
+    if not edits:
         return text
+    pieces: list[str] = []
+    done = 0
+    for start, end, new in edits:
+        pieces += (text[done:start], new)
+        done = end
     pieces.append(text[done:])
     return ''.join(pieces)
 
@@ -542,19 +568,114 @@ def _after_edits(gate: Gate, places: Places, text: str, edits: Sequence[Edit], f
         shift = 0
         for place in old:
             while edit < len(edits) and edits[edit][1] <= place:
-                start, end, length = edits[edit]
-                shift += length - (end - start)
+                start, end, new = edits[edit]
+                shift += len(new) - (end - start)
                 edit += 1
             if edit < len(edits) and edits[edit][0] <= place:
                 continue  # inside replaced text: gone
             moved.append(place + shift)
         shift = 0
-        for start, end, length in edits:
-            moved += gate.places_near(index, text, start + shift, start + shift + length)
-            shift += length - (end - start)
+        for start, end, new in edits:
+            moved += gate.places_near(index, text, start + shift, start + shift + len(new))
+            shift += len(new) - (end - start)
         if moved:
             out[index] = sorted(set(moved))
     return out
+
+
+Segment = tuple[int, int, str]
+"""A stretch of the original text, `[start, end)`, and what the scrubbed text has in its place."""
+
+
+def _compose(segments: list[Segment], edits: Sequence[Edit], current: str) -> list[Segment]:
+    """`segments` followed by `edits`: `current` is the text the segments make of the original, and the edits
+    (sorted, apart) are made to it. The result says, in the original's coordinates, what the edited text
+    has in place of each changed stretch; edits that touch earlier segments absorb them into one stretch."""
+    out: list[Segment] = []
+    index = 0
+    shift = 0  # current minus original, for a position before segments[index]
+    count = len(segments)
+    stretch: list[Edit] = []  # the edits of the stretch being built, in the current text's coordinates
+    low = high = original_low = original_high = 0
+    for start, end, new in edits:
+        if not stretch or start >= high:
+            if stretch:
+                out.append((original_low, original_high, _apply(current[low:high], _moved(stretch, -low))))
+            # Segments that end where the edit begins come before it (an empty one at an empty edit too).
+            while index < count:
+                seg_start, seg_end, seg_new = segments[index]
+                if seg_start + shift + len(seg_new) > start:
+                    break
+                out.append(segments[index])
+                shift += len(seg_new) - (seg_end - seg_start)
+                index += 1
+            stretch, low, high, original_low = [], start, end, start - shift
+        stretch.append((start, end, new))
+        # Segments that begin before the edit ends (and did not end before it began) are part of the stretch.
+        while index < count:
+            seg_start, seg_end, seg_new = segments[index]
+            now_start = seg_start + shift
+            if now_start >= end:
+                break
+            now_end = now_start + len(seg_new)
+            if now_start < low:
+                low, original_low = now_start, seg_start
+            if now_end > high:
+                high, original_high = now_end, seg_end
+            shift += len(seg_new) - (seg_end - seg_start)
+            index += 1
+        if end >= high:
+            high, original_high = end, end - shift
+    if stretch:
+        out.append((original_low, original_high, _apply(current[low:high], _moved(stretch, -low))))
+    out.extend(segments[index:])
+    return out
+
+
+def _moved(edits: Sequence[Edit], by: int) -> list[Edit]:
+    return [(start + by, end + by, new) for start, end, new in edits]
+
+
+def _byte_offsets(text: str, data: bytes, positions: Sequence[int], anchors: Mapping[int, int]) -> list[int]:
+    """Each of the sorted character `positions` in `text` as an offset into `data`, its UTF-8 (`surrogatepass`).
+
+    `anchors` are known pairs (byte offset: character offset), such as the places the gate's scan reported:
+    each position is counted from the nearest one before it, so only the bytes between are decoded (the
+    UTF-8 decoder counts characters at memory speed over ASCII; encoding a 2-byte text is far slower).
+    """
+    if len(data) == len(text):
+        return list(positions)
+    known = sorted((char, byte) for byte, char in anchors.items() if byte >= len(data) or not 0x80 <= data[byte] < 0xC0)
+    out: list[int] = []
+    byte = char = 0
+    size = len(data)
+    for position in positions:
+        at = bisect_right(known, (position, size)) - 1
+        if at >= 0 and known[at][0] > char:
+            char, byte = known[at]
+        while char < position:
+            # `position - char` bytes hold at most that many characters: never past the position.
+            stop = byte + position - char
+            while stop < size and 0x80 <= data[stop] < 0xC0:
+                stop += 1
+            char += len(data[byte:stop].decode('utf-8', 'surrogatepass'))
+            byte = stop
+        out.append(byte)
+    return out
+
+
+def _splice(text: str, data: bytes, segments: Sequence[Segment], anchors: Mapping[int, int] | None = None) -> bytes:
+    """`data` (the UTF-8 of `text`) with each segment's stretch replaced by its new text, encoded."""
+    positions = [place for start, end, _ in segments for place in (start, end)]
+    bounds = _byte_offsets(text, data, positions, anchors or {})
+    pieces: list[bytes] = []
+    done = 0
+    for number, (_, _, new) in enumerate(segments):
+        begin, end = bounds[2 * number], bounds[2 * number + 1]
+        pieces += (data[done:begin], new.encode('utf-8', 'surrogatepass'))
+        done = end
+    pieces.append(data[done:])
+    return b''.join(pieces)
 
 
 @dataclass(frozen=True)
@@ -631,11 +752,43 @@ class Scrubber:
         gate = self._gate()
         if gate is None:
             return self._scrub_everywhere(text)
+        data = text.encode('utf-8', 'surrogatepass') if utf8 is None else utf8
+        text, counts, last_edits = self._gated(gate, text, data, None)
+        return ScrubResult(_apply(text, last_edits), counts)
+
+    def scrub_utf8(self, text: str, data: bytes) -> ScrubResult[bytes]:
+        """`data`, which is `text` as UTF-8 (`surrogatepass`), with every secret replaced: the same bytes as
+        encoding `scrub(text).text`, made by splicing the replacements into `data` rather than encoding the
+        whole text again (for text outside ASCII, that encoding costs more than the scan)."""
+        if not self.enabled or not text:
+            return ScrubResult(data)
+        gate = self._gate()
+        if gate is None:
+            result = self._scrub_everywhere(text)
+            encoded = result.text.encode('utf-8', 'surrogatepass') if result.counts else data
+            return ScrubResult(encoded, result.counts)
+        segments: list[Segment] = []
+        anchors: dict[int, int] = {}
+        _, counts, _ = self._gated(gate, text, data, segments, anchors)
+        return ScrubResult(_splice(text, data, segments, anchors) if segments else data, counts)
+
+    def _gated(
+        self, gate: Gate, text: str, data: bytes, segments: list[Segment] | None, anchors: dict[int, int] | None = None
+    ) -> tuple[str, dict[str, int], list[Edit]]:
+        """Run each pattern where the gate says it can match, each on the text the ones before it left.
+
+        Returns the text before the last pattern's replacements, the counts, and those replacements (the
+        caller that wants text applies them; one that wants bytes needs no text built). With `segments`,
+        every replacement is also composed into it, in the original text's coordinates; `anchors` receives
+        the scan's byte offsets with their characters.
+        """
         counts: dict[str, int] = {}
         secrets = self._secrets
-        places = gate.places(text, text.encode('utf-8', 'surrogatepass') if utf8 is None else utf8)
+        places, found = gate.places_and_anchors(text, data)
+        if anchors is not None:
+            anchors.update(found)
         hints: _HintSearch | None = None
-        last = len(secrets) - 1
+        count = len(secrets)
         for index, secret in enumerate(secrets):
             gated = gate.gated(index)
             if gated and index not in places:
@@ -645,19 +798,23 @@ class Scrubber:
                 if secret.hints and not any(hints.occurs(hint, secret.ignores_case) for hint in secret.hints):
                     continue
             edits: list[Edit] = []
-            replace = _replacer(secret, counts, edits if index < last else None)
+            replace = _replacer(secret, counts, edits)
             if gated and (at := places[index]) is not None:
-                replaced = _sub_at(secret.pattern, text, at, replace)
+                _match_at(secret.pattern, text, at, replace)
             else:
-                replaced = secret.pattern.sub(replace, text)
-            if index == last:
-                text = replaced
-            elif edits:
-                # The later patterns see the text with this one's secrets replaced, as they would without
-                # a gate: their places move with it, and the new text is looked at for new ones.
-                text, hints = replaced, None
-                places = _after_edits(gate, places, text, edits, index + 1, len(secrets))
-        return ScrubResult(text, counts)
+                for match in secret.pattern.finditer(text):  # what `sub` replaces, match for match
+                    replace(match)
+            if not edits:
+                continue
+            if segments is not None:
+                segments[:] = _compose(segments, edits, text)
+            if index + 1 == count:
+                return text, counts, edits  # the last pattern's: no later one reads the text they make
+            # The later patterns see the text with this one's secrets replaced, as they would without a gate:
+            # their places move with it, and the new text is looked at for new ones.
+            text, hints = _apply(text, edits), None
+            places = _after_edits(gate, places, text, edits, index + 1, count)
+        return text, counts, []
 
     def _scrub_everywhere(self, text: str) -> ScrubResult[str]:
         """No gate: each pattern's hints rule it out or its starts say where to try it."""

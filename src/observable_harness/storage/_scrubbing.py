@@ -24,12 +24,16 @@ def scrub_utf8(scrubber: Scrubber | None, text: str, data: bytes) -> tuple[bytes
     """`data`, which is `text` as UTF-8 (`surrogatepass`), with secrets replaced, and how many of each kind.
 
     Reports nothing, so a worker thread may run it; the caller passes the counts to `report_redactions`
-    where the write's span is current. The gate scans `data` itself: the text is not encoded twice.
+    where the write's span is current. The gate scans `data` itself and the replacements are spliced into
+    it: the text is not encoded again.
     """
     if scrubber is None:
         return data, {}
     # A subclass that overrides `scrub` is called as it was written, with the text alone.
-    result = scrubber.scrub(text, utf8=data) if type(scrubber).scrub is Scrubber.scrub else scrubber.scrub(text)
+    if type(scrubber).scrub is Scrubber.scrub and type(scrubber).scrub_utf8 is Scrubber.scrub_utf8:
+        spliced = scrubber.scrub_utf8(text, data)
+        return spliced.text, spliced.counts
+    result = scrubber.scrub(text)
     if not result.counts:
         return data, {}
     return result.text.encode('utf-8', 'surrogatepass'), result.counts
