@@ -87,6 +87,26 @@ def test_a_trace_shows_its_processes_failure_and_exit_before_any_search_path_loo
     assert preview.text.endswith('+++ exited with 2 +++')
 
 
+def test_a_long_traceback_at_the_end_keeps_the_innermost_frame_of_the_users_code() -> None:
+    """The frames of a deep traceback outrun the lines read at the end: its header is found in the middle,
+    and the frame in the application's own code is shown beside the exception."""
+    served = [f'2026-11-29 10:00:{i % 60:02d} INFO request {i} served in 3 ms' for i in range(400)]
+    frames = [
+        line
+        for i in range(20)
+        for line in (
+            f'  File "/usr/lib/python3.11/site-packages/lib{i}/mod.py", line {i + 10}, in f{i}',
+            f'    g{i}(x)',
+        )
+    ]
+    frames[2:4] = ['  File "/srv/app/billing/invoice.py", line 88, in total', '    return sum(i.price for i in items)']
+    exception = "TypeError: unsupported operand type(s) for +: 'int' and 'NoneType'"
+    log = '\n'.join([*served, 'Traceback (most recent call last):', *frames, exception, 'exit=1'])
+    preview = select_preview(log, 1_000)
+    assert '  File "/srv/app/billing/invoice.py", line 88, in total\n    return sum(' in preview.text
+    assert preview.text.endswith(f'{exception}\nexit=1')
+
+
 def test_commit_messages_that_mention_errors_are_not_errors() -> None:
     log = capture('git_log_stat').text
     preview = select_preview(log, 1_000)

@@ -40,9 +40,9 @@ __all__ = ['Offer', 'Preview', 'select_preview']
 
 HEAD_LINES = 40
 """Lines read at the start: the command, a banner, a table's header and its top rows."""
-CLASSIFIED_HEAD = 24
+CLASSIFIED_HEAD = 12
 """Of those, the lines classified in a log: banners, the command, the first error of a build."""
-TAIL_LINES = 48
+TAIL_LINES = 24
 """Lines read at the end: summaries, the result line, the exit status, the last traceback."""
 HEAD_CHARS = 64 * 1024
 SAMPLE_WINDOWS = 6
@@ -314,9 +314,12 @@ def _class_picks(
         # Shapes with a digest of their own find their failures there; a log's can sit anywhere.
         for span in _middle_hits(view, head[-1][1] if head else 0, tail[0][0] if tail else view.end):
             if span not in classes:
-                line_class = alert_class(view.content(span)[:_CLASSIFIED_CHARS])
+                content = view.content(span)[:_CLASSIFIED_CHARS]
+                line_class = alert_class(content)
                 if line_class is not None:
                     classes[span] = line_class
+                elif content.startswith('Traceback (most recent call last)'):
+                    classes[span] = LineClass.stack  # a traceback that began before the lines read at the end
     if shape.kind is ShapeKind.syscalls:
         # A trace's failed lookups (ENOENT on a search path) are how programs probe, not what went wrong.
         for span, line_class in list(classes.items()):
