@@ -43,6 +43,20 @@ def test_contractions_do_not_make_quoted_terms() -> None:
     assert not any(kind is TermKind.quoted for kind in found.values())
 
 
+def test_a_compound_word_is_looked_for_whole_and_by_its_words() -> None:
+    # The prompt says "Lisp-style", the history says "Lisp semicolon comments".
+    history = '\n'.join(
+        [f'{i:07x} Bump dependency {i}' for i in range(300)]
+        + ['3f2a9c1 Support Lisp semicolon comments in the repo map', '9e8d7c6 Fix style of the help text']
+        + [f'{i:07x} Tidy module {i}' for i in range(300, 600)]
+    )
+    intent = Intent.gather(prompt='Which commit added Lisp-style comments?')
+    found = terms(intent)
+    assert found['Lisp-style'] is TermKind.identifier and found['lisp'] is TermKind.word
+    best = find_matches(history, intent).lines[0]
+    assert history[best.start : best.end] == '3f2a9c1 Support Lisp semicolon comments in the repo map'
+
+
 def test_no_usable_words_is_no_intent() -> None:
     assert not Intent.gather(args={}, text='Let me look at this.', prompt='What is it?')
 

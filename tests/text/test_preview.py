@@ -129,6 +129,18 @@ def test_matches_that_do_not_fit_are_offered_with_their_exact_count() -> None:
     assert len(preview.text) <= 800 - 120
 
 
+def test_a_plain_word_of_the_models_prose_is_not_offered_once_the_file_it_named_is_shown() -> None:
+    report = capture('pyright_json').text
+    intent = Intent.gather(
+        text="I'll type-check the package with pyright in JSON mode and look at what it reports for "
+        'tqdm/contrib/logging.py and the overall counts.'
+    )
+    preview = select_preview(report, 1_000, intent=intent, offer_chars=120)
+    assert '"file": "/home/dev/tqdm/tqdm/contrib/logging.py"' in preview.text
+    # Every line naming the file is shown: "count" (on three lines of the report) is no search to propose.
+    assert preview.offer is None
+
+
 def test_the_request_selects_the_rows_and_their_header() -> None:
     settings = capture('pg_settings_csv').text
     intent = Intent.gather(text='Let me check shared_buffers and work_mem.')

@@ -503,6 +503,12 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             inner = token[1:-1]
             if len(inner) >= 3:
                 yield Term(inner, inner.lower(), TermKind.identifier, weight * 0.8)
+        elif kind is TermKind.identifier and '-' in token and token.replace('-', '').isalpha():
+            # A compound of words ("Lisp-style", "read-only"): the output may say its words apart.
+            for part in token.split('-'):
+                if len(part) >= _MIN_WORD and part.lower() not in STOPWORDS:
+                    word = _stem(part.lower())
+                    yield Term(word, word, TermKind.word, _KIND_PRIOR[TermKind.word] * source_weight * 0.8)
 
 
 # --- matching ---------------------------------------------------------------------------------

@@ -314,7 +314,19 @@ def _may_warn(line: str) -> bool:
     return 'warn' in lowered or 'deprecat' in lowered
 
 
-_STRONG_WORDS = ('err', 'fatal', 'fail', 'panic', 'exception', 'critical', 'exit', 'interrupt', 'fault', 'caused by', 'make')
+_STRONG_WORDS = (
+    'err',
+    'fatal',
+    'fail',
+    'panic',
+    'exception',
+    'critical',
+    'exit',
+    'interrupt',
+    'fault',
+    'caused by',
+    'make',
+)
 """Every match of `_STRONG_ERROR` holds one of these, lowered: a substring test rules a line out where the
 regex, tried at every word of it, costs ~20 us a line."""
 _WEAK_WORDS = (

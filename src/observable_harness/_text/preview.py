@@ -30,7 +30,17 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .intent import HIT_CHARS, MAX_CANDIDATES, PLACES_PER_TERM, SCAN_CHARS, Intent, Matches, find_matches, whole_token
+from .intent import (
+    HIT_CHARS,
+    MAX_CANDIDATES,
+    PLACES_PER_TERM,
+    SCAN_CHARS,
+    Intent,
+    Matches,
+    TermKind,
+    find_matches,
+    whole_token,
+)
 from .lines import LineClass, alert_class, classify_line, classify_lines
 from .scan import literal_places, literal_presence
 from .shapes import Shape, ShapeKind, Span, TextView, census, context, detect, digest, traceback_picks
@@ -567,9 +577,12 @@ def _estimate_lines(view: TextView, read: list[Span], whole: bool, head_lines: i
 def _offer(text: str, matches: Matches, kept: dict[int, _Line]) -> Offer | None:
     """The most specific term with lines the preview could not show, counted as the read tool would match it."""
     best_slot, best_value = -1, 0.0
+    # A plain word from the model's prose ("changes") is no search to propose when it named something
+    # specific (a path, an identifier, a flag) that the output holds.
+    named = any(term.kind is not TermKind.word and matches.hit_lines[slot] for slot, term in enumerate(matches.terms))
     for slot, term in enumerate(matches.terms):
         pattern = matches.exact.get(slot, term.text)
-        if len(pattern) < 3 or term.weight < OFFER_MIN_WEIGHT:
+        if len(pattern) < 3 or term.weight < OFFER_MIN_WEIGHT or (named and term.kind is TermKind.word):
             continue  # a word the prompt used in passing is no search to propose
         starts = matches.hit_lines[slot]
         unshown = sum(1 for start in starts if start not in kept)
