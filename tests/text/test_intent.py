@@ -57,6 +57,15 @@ def test_a_compound_word_is_looked_for_whole_and_by_its_words() -> None:
     assert history[best.start : best.end] == '3f2a9c1 Support Lisp semicolon comments in the repo map'
 
 
+def test_a_compound_the_output_holds_is_matched_whole_not_by_its_words() -> None:
+    # mypy's error code `attr-defined` is in the report: "attr" alone would also pick "has no attribute" lines.
+    report = capture('mypy_strict').text
+    intent = Intent.gather(text='Show me the attr-defined errors.')
+    matches = find_matches(report, intent)
+    assert matches.lines and all('[attr-defined]' in report[line.start : line.end] for line in matches.lines)
+    assert {term.key for term in matches.terms} >= {'attr-defined'} and 'attr' not in {t.key for t in matches.terms}
+
+
 def test_no_usable_words_is_no_intent() -> None:
     assert not Intent.gather(args={}, text='Let me look at this.', prompt='What is it?')
 

@@ -293,6 +293,9 @@ class Term:
     kind: TermKind
     weight: float
     """Kind prior times source weight (summed over the sources that name it)."""
+    part_of: str = ''
+    """For a word of a compound ("lisp" of "Lisp-style"), the compound's key: looked for only where the
+    compound itself is not in the output (a code such as `attr-defined` is matched whole)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,8 +340,13 @@ class Intent:
                     # A term several sources name is more likely the point; capped so one term cannot
                     # outweigh two different ones.
                     best = term if _KIND_PRIOR[term.kind] > _KIND_PRIOR[known[0].kind] else known[0]
-                    weights[term.key] = (best, min(known[1] + term.weight * 0.5, 2.0 * _KIND_PRIOR[best.kind]))
-        terms = [Term(term.text, term.key, term.kind, weight) for term, weight in weights.values()]
+                    # A word said on its own as well as inside a compound is looked for on its own.
+                    part_of = known[0].part_of if known[0].part_of == term.part_of else ''
+                    weights[term.key] = (
+                        Term(best.text, best.key, best.kind, best.weight, part_of),
+                        min(known[1] + term.weight * 0.5, 2.0 * _KIND_PRIOR[best.kind]),
+                    )
+        terms = [Term(term.text, term.key, term.kind, weight, term.part_of) for term, weight in weights.values()]
         terms.sort(key=lambda term: (-term.weight, -len(term.key)))
         return cls(tuple(terms[:MAX_TERMS]))
 
@@ -508,7 +516,8 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             for part in token.split('-'):
                 if len(part) >= _MIN_WORD and part.lower() not in STOPWORDS:
                     word = _stem(part.lower())
-                    yield Term(word, word, TermKind.word, _KIND_PRIOR[TermKind.word] * source_weight * 0.8)
+                    weight = _KIND_PRIOR[TermKind.word] * source_weight * 0.8
+                    yield Term(word, word, TermKind.word, weight, token.lower())
 
 
 # --- matching ---------------------------------------------------------------------------------
@@ -758,9 +767,13 @@ def find_matches(
     per_term: list[list[tuple[int, int]]] = []
     complete: list[bool] = []
     chosen_terms: list[int] = []
+    joined_sample = '\n'.join(sample)
+    in_sample = {term.key for term in intent.terms if term.key in joined_sample}
     for index in order:
         if priors[index] <= 0:
             continue  # on most sampled lines: it selects nothing
+        if intent.terms[index].part_of in in_sample:
+            continue  # the compound itself is in the output: it is what to match, not its words
         cost = len(folded.spellings(intent.terms[index]))
         if scans + cost > budget:
             if scans >= budget:
@@ -769,8 +782,9 @@ def find_matches(
         scans += cost
         chosen_terms.append(index)
     found = folded.find_many([intent.terms[index] for index in chosen_terms], per_term_limit)
+    whole_found = {intent.terms[index].key for index, (hits, _) in zip(chosen_terms, found, strict=True) if hits}
     for index, (hits, more) in zip(chosen_terms, found, strict=True):
-        if not hits:
+        if not hits or intent.terms[index].part_of in whole_found:
             continue
         scanned.append(index)
         per_term.append(hits)
@@ -806,10 +820,20 @@ def find_matches(
     rough_scores = {start: rough_score(start) for start in candidates}
     rough = sorted(candidates, key=lambda start: (-rough_scores[start], start))
     chosen = dict.fromkeys(rough[:PRESELECTED])
-    for slot in sources:
-        # Every term keeps a few lines in the running, however many lines the commoner terms hold.
-        for start in [start for start in rough if slot in candidates[start]][:PER_TERM]:
-            chosen[start] = None
+    # Every term keeps a few lines in the running, however many lines the commoner terms hold: its first
+    # `PER_TERM` in the scans' order, found in one walk down it.
+    wanted = dict.fromkeys(sources, PER_TERM)
+    for start in rough:
+        if not wanted:
+            break
+        for slot in candidates[start]:
+            left = wanted.get(slot)
+            if left is not None:
+                chosen[start] = None
+                if left == 1:
+                    del wanted[slot]
+                else:
+                    wanted[slot] = left - 1
     scored: list[tuple[int, int, float, int, dict[int, float]]] = []
     for start in chosen:
         end = _line_end(text, start)

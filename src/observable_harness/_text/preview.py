@@ -242,7 +242,8 @@ def select_preview(
     widest_gap = len(_gap(total)) + 1  # no run of lines left out is longer than the text has characters
     sizes: dict[tuple[int, int, int], int] = {}
     kept = _pack(view, picks, room, widest_gap, sizes)
-    offer = _offer(text, matches, kept) if matches else None
+    holding: dict[str, tuple[list[int], bool]] = {}  # per offered pattern, the lines holding it: counted once
+    offer = _offer(text, matches, kept, holding) if matches else None
     if offer is not None and offer_chars:
         if room - offer_chars < MIN_OFFER_ROOM:
             offer = None  # too small a preview to spare the room: the header says how to read back anyway
@@ -250,7 +251,7 @@ def select_preview(
             # Matching lines did not all fit: make room for the offer that points to them, and choose again.
             room -= offer_chars
             kept = _pack(view, picks, room, widest_gap, sizes)
-            offer = _offer(text, matches, kept)
+            offer = _offer(text, matches, kept, holding)
     rendered, kept_chars, places, kept_count, total_lines = _render(view, kept)
     if note:
         rendered = f'{note}\n{rendered}'
@@ -574,7 +575,9 @@ def _estimate_lines(view: TextView, read: list[Span], whole: bool, head_lines: i
     return max(len(read), round(view.total * len(read) / max(1, chars)))
 
 
-def _offer(text: str, matches: Matches, kept: dict[int, _Line]) -> Offer | None:
+def _offer(
+    text: str, matches: Matches, kept: dict[int, _Line], holding: dict[str, tuple[list[int], bool]]
+) -> Offer | None:
     """The most specific term with lines the preview could not show, counted as the read tool would match it."""
     best_slot, best_value = -1, 0.0
     # A plain word from the model's prose ("changes") is no search to propose when it named something
@@ -602,25 +605,27 @@ def _offer(text: str, matches: Matches, kept: dict[int, _Line]) -> Offer | None:
         # The scan found every line holding the term, each spelled as the pattern: no second scan to count them.
         lines, more, shown = len(starts), False, sum(1 for start in starts if start in kept)
     else:
-        lines, more, shown = _count_lines(text, pattern, kept, limit=OFFER_COUNT_LIMIT)
+        if pattern not in holding:
+            holding[pattern] = _lines_holding(text, pattern, limit=OFFER_COUNT_LIMIT)
+        starts, more = holding[pattern]
+        lines, shown = len(starts), sum(1 for start in starts if start in kept)
     return Offer(pattern, lines, shown, more) if lines > shown else None
 
 
-def _count_lines(text: str, pattern: str, kept: dict[int, _Line], *, limit: int) -> tuple[int, bool, int]:
-    """Lines holding `pattern` exactly (case-sensitive, like the read tool), at most `limit`, and how many are kept."""
-    count = shown = 0
+def _lines_holding(text: str, pattern: str, *, limit: int) -> tuple[list[int], bool]:
+    """The starts of the lines holding `pattern` exactly (case-sensitive, like the read tool), at most `limit`,
+    and whether there are more."""
+    starts: list[int] = []
     position = text.find(pattern)
     while position != -1:
-        if count == limit:
-            return count, True, shown
-        start = text.rfind('\n', 0, position) + 1
-        count += 1
-        shown += start in kept
+        if len(starts) == limit:
+            return starts, True
+        starts.append(text.rfind('\n', 0, position) + 1)
         newline = text.find('\n', position + len(pattern))
         if newline == -1:
             break
         position = text.find(pattern, newline + 1)
-    return count, False, shown
+    return starts, False
 
 
 # --- records: a JSON list of objects on one line ------------------------------------------------
