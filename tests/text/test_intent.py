@@ -66,6 +66,15 @@ def test_a_compound_the_output_holds_is_matched_whole_not_by_its_words() -> None
     assert {term.key for term in matches.terms} >= {'attr-defined'} and 'attr' not in {t.key for t in matches.terms}
 
 
+def test_how_many_lines_a_command_asked_for_is_not_a_term_but_a_port_is() -> None:
+    assert '3000' not in terms(Intent.gather(args={'command': 'git log --oneline -n 3000'}))
+    assert '500' not in terms(Intent.gather(args={'command': 'docker logs --tail 500 api'}))
+    found = terms(Intent.gather(args={'command': "psql -h /tmp -p 54329 -c 'select 1'"}))
+    assert found['54329'] is TermKind.number
+    # Said in the prompt, the same number is what the user is after.
+    assert '3000' in terms(Intent.gather(args={'command': 'git log -n 3000'}, prompt='Which commit fixed issue 3000?'))
+
+
 def test_no_usable_words_is_no_intent() -> None:
     assert not Intent.gather(args={}, text='Let me look at this.', prompt='What is it?')
 

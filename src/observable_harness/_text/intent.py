@@ -23,6 +23,7 @@ assert [text[line.start : line.end] for line in matches.lines] == ['work_mem,409
 from __future__ import annotations
 
 import heapq
+import itertools
 import json
 import math
 import re
@@ -295,7 +296,7 @@ class Term:
     """Kind prior times source weight (summed over the sources that name it)."""
     part_of: str = ''
     """For a word of a compound ("lisp" of "Lisp-style"), the compound's key: looked for only where the
-    compound itself is not in the output (a code such as `attr-defined` is matched whole)."""
+    compound itself is not common in the output (a code such as `attr-defined` is matched whole)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,8 +320,10 @@ class Intent:
         """Terms from the call's arguments, the response's text and thinking, and the user prompt."""
         weights: dict[str, tuple[Term, float]] = {}
         arguments = _args_text(args)
-        # The program a command line runs names the tool, not what its output is searched for.
+        # The program a command line runs names the tool, not what its output is searched for; nor does the
+        # number of lines or entries it was asked for (`-n 3000`).
         programs = {program.lower() for program in _programs(arguments)}
+        counts = _count_values(arguments)
         sources = (
             ('args', arguments),
             ('text', text),
@@ -331,7 +334,7 @@ class Intent:
             if not content:
                 continue
             for term in _extract(content, SOURCE_WEIGHTS[source]):
-                if term.key in programs:
+                if term.key in programs or (source == 'args' and term.key in counts):
                     continue
                 known = weights.get(term.key)
                 if known is None:
@@ -429,6 +432,40 @@ def _programs(arguments: str) -> list[str]:
     return out
 
 
+_COUNT_FLAGS = frozenset(
+    (
+        '-n',
+        '-m',
+        '-L',
+        '--lines',
+        '--max-count',
+        '--tail',
+        '--head',
+        '--limit',
+        '--count',
+        '--number',
+        '--depth',
+        '--max-depth',
+        '--iterations',
+        '--repeat',
+        '--since-count',
+    )
+)
+"""Options whose value is how much to print or run (`head -n`, `git log -n`, `docker logs --tail`), not a
+thing in the output; a port or an id after another option (`psql -p 54329`) may well be."""
+
+
+def _count_values(arguments: str) -> set[str]:
+    """The numbers a command line gives to options in `_COUNT_FLAGS`."""
+    out: set[str] = set()
+    for line in arguments.splitlines():
+        tokens = line.split()
+        for option, value in itertools.pairwise(tokens):
+            if option in _COUNT_FLAGS and value.isdigit():
+                out.add(value)
+    return out
+
+
 def _args_text(args: Mapping[str, Any] | str | None) -> str:
     if args is None:
         return ''
@@ -512,12 +549,12 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             if len(inner) >= 3:
                 yield Term(inner, inner.lower(), TermKind.identifier, weight * 0.8)
         elif kind is TermKind.identifier and '-' in token and token.replace('-', '').isalpha():
-            # A compound of words ("Lisp-style", "read-only"): the output may say its words apart.
+            # A compound of words ("Lisp-style", "read-only"): the output may say its words apart. Where it
+            # does, they are the best handle left on what was asked, so they weigh more than a plain word.
             for part in token.split('-'):
                 if len(part) >= _MIN_WORD and part.lower() not in STOPWORDS:
                     word = _stem(part.lower())
-                    weight = _KIND_PRIOR[TermKind.word] * source_weight * 0.8
-                    yield Term(word, word, TermKind.word, weight, token.lower())
+                    yield Term(word, word, TermKind.word, weight * 0.6, token.lower())
 
 
 # --- matching ---------------------------------------------------------------------------------
@@ -530,6 +567,10 @@ MAX_LINES_PER_TERM = 300
 rarer terms found."""
 HIT_CHARS = 60_000_000
 """Larger texts collect fewer lines per term (60 for a megabyte): the Python work per hit is what grows."""
+COMPOUND_LINES = 8
+"""Lines holding a compound ("attr-defined") beyond which its words are not looked for apart."""
+COMPOUND_SAMPLED = 3
+"""Sampled lines holding a compound that make it common before any scan."""
 MAX_CANDIDATES = 40
 """Lines scored in full (their class and every term checked): the best of them are what a stand-in has room for."""
 PRESELECTED = 96
@@ -768,11 +809,12 @@ def find_matches(
     complete: list[bool] = []
     chosen_terms: list[int] = []
     joined_sample = '\n'.join(sample)
-    in_sample = {term.key for term in intent.terms if term.key in joined_sample}
+    # A compound several sampled lines hold is common: what to match, not its words (see `COMPOUND_LINES`).
+    common = {term.key for term in intent.terms if joined_sample.count(term.key) >= COMPOUND_SAMPLED}
     for index in order:
         if priors[index] <= 0:
             continue  # on most sampled lines: it selects nothing
-        if intent.terms[index].part_of in in_sample:
+        if intent.terms[index].part_of in common:
             continue  # the compound itself is in the output: it is what to match, not its words
         cost = len(folded.spellings(intent.terms[index]))
         if scans + cost > budget:
@@ -782,7 +824,12 @@ def find_matches(
         scans += cost
         chosen_terms.append(index)
     found = folded.find_many([intent.terms[index] for index in chosen_terms], per_term_limit)
-    whole_found = {intent.terms[index].key for index, (hits, _) in zip(chosen_terms, found, strict=True) if hits}
+    # A compound on many lines is what the output calls the thing; on a few, its words may find the rest.
+    whole_found = {
+        intent.terms[index].key
+        for index, (hits, more) in zip(chosen_terms, found, strict=True)
+        if more or len(hits) >= COMPOUND_LINES
+    }
     for index, (hits, more) in zip(chosen_terms, found, strict=True):
         if not hits or intent.terms[index].part_of in whole_found:
             continue
