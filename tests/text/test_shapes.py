@@ -224,11 +224,20 @@ def test_one_commit_a_line_is_history(name: str) -> None:
     assert (shape.kind, shape.variant) == (ShapeKind.history, 'oneline')
 
 
-def test_checksums_and_hash_lists_are_not_history() -> None:
+def test_a_history_with_its_patches_is_history() -> None:
+    # This repository's own `git log -p -- Makefile`: the commit comes first, then its diff.
+    text = (_HISTORY / 'git_log_patch.txt').read_text(encoding='utf-8')
+    _, shape, *_ = look(text)
+    assert (shape.kind, shape.variant) == (ShapeKind.history, 'git')
+
+
+def test_checksums_hash_lists_and_symbol_tables_are_not_history() -> None:
     sums = ''.join(f'{i:064x}  file_{i}.bin\n' for i in range(200))  # sha256sum: 64 hex, two spaces
     md5 = ''.join(f'{i:032x}  file_{i}.bin\n' for i in range(200))
     hashes = ''.join(f'{i:040x}\n' for i in range(200))  # git rev-list: no subject
-    for text in (sums, md5, hashes):
+    symbols = ''.join(f'{0x140580 + 64 * i:016x} T Py_Function{i}\n' for i in range(200))  # nm -D
+    short = ''.join(f'{0x1A2B3C + 64 * i:08x} D _py_data{i}\n' for i in range(200))  # nm of a 32-bit object
+    for text in (sums, md5, hashes, symbols, short):
         _, shape, *_ = look(text)
         assert shape.kind is not ShapeKind.history
 

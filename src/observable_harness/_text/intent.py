@@ -569,6 +569,8 @@ HIT_CHARS = 60_000_000
 """Larger texts collect fewer lines per term (60 for a megabyte): the Python work per hit is what grows."""
 COMPOUND_LINES = 8
 """Lines holding a compound ("attr-defined") beyond which its words are not looked for apart."""
+LONG_LINE = 400
+"""Lines longer than this weigh their hits down, by the doublings past it."""
 COMPOUND_SAMPLED = 3
 """Sampled lines holding a compound that make it common before any scan."""
 MAX_CANDIDATES = 40
@@ -895,6 +897,10 @@ def find_matches(
         focus, best = start, -1.0
         key_end = _key_end(line)
         factor = _line_hint(line)
+        if len(line) > LONG_LINE:
+            # A term in a long line of prose (a package's description, a minified blob) says less about the
+            # line than one in a short line, and the line costs its cut marker to show.
+            factor /= 1.0 + math.log2(len(line) / LONG_LINE)
         values: dict[int, float] = {}
         for slot, position in held.items():
             term = terms[slot]

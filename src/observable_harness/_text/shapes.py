@@ -215,8 +215,9 @@ class TextView:
 # --- detection ----------------------------------------------------------------------------------
 
 _COMMIT = re.compile(r'commit [0-9a-f]{7,40}\b')
-_ONELINE_COMMIT = re.compile(r'(?:[*|/\\ ]+ )?[0-9a-f]{7,40} \S')
-"""A short hash and a subject (`git log --oneline`, `--graph`); a checksum is longer, or two spaces from its name."""
+_ONELINE_COMMIT = re.compile(r'(?:[*|/\\ ]+ )?(?:[0-9a-f]{7,12}|[0-9a-f]{40}) (?![A-Za-z?] )\S')
+"""A short (or full) hash and a subject (`git log --oneline`, `--graph`); a checksum is longer, or two spaces
+from its name; a symbol table's address is 16 digits, or followed by a one-letter type (`nm`)."""
 _GRAPH_ONLY = re.compile(r'[*|/\\ _.-]+$')
 """A `--graph` line that only draws branches."""
 _PERMS = re.compile(r'[-dlcbps][rwxsStT-]{9}[.+@]?\s+\d')
@@ -303,13 +304,15 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
             return Shape(ShapeKind.records, 'compact')
         if len(head) > 2:
             return Shape(ShapeKind.json, 'indented')
+    # A history opens with a commit, even when its patches follow (`git log -p`): a diff's lines are then
+    # read in the commit they belong to.
+    if any(_COMMIT.match(line) for line in head_lines[:3]):
+        return Shape(ShapeKind.history, 'git')
     if any(line.startswith(_DIFF_START) for line in head_lines[:8]) or (
         _over(nonblank, lambda line: line.startswith(('@@ ', '+', '-', ' ')), 0.9)
         and any(line.startswith('@@ ') for line in nonblank)
     ):
         return Shape(ShapeKind.diff, 'unified')
-    if any(_COMMIT.match(line) for line in head_lines[:3]):
-        return Shape(ShapeKind.history, 'git')
     oneline = _ONELINE_COMMIT.match
     if _over(nonblank, oneline, 0.5) and (
         _share(nonblank, oneline) + _share(nonblank, lambda line: bool(_GRAPH_ONLY.match(line))) > 0.8
