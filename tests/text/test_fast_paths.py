@@ -87,6 +87,21 @@ def test_one_scan_finds_the_lines_a_search_per_term_finds(text: str, wanted: lis
     assert folded.find_many(wanted, limit) == [folded.find_all(term, limit) for term in wanted]
 
 
+_WIDE = ['\u00e9', '\u00dcber', '\u4e2d', '\U0001d4b3', '\u00c9RR']
+"""Letters outside ASCII, of 2, 3 and 4 bytes in UTF-8 (and 2- and 4-byte strings), beside ASCII terms."""
+wide_text = st.lists(st.sampled_from([*_PIECES, *_WIDE]), max_size=400).map(''.join)
+
+
+@settings(max_examples=300)
+@given(wide_text, terms, st.integers(min_value=1, max_value=6))
+@example('\u00e9ab\nAb \u4e2d12\n\U0001d4b3 ERR', [_term('ab', TermKind.word), _term('12', TermKind.number)], 2)
+def test_outside_ascii_one_scan_of_the_bytes_finds_what_a_search_of_them_finds(
+    text: str, wanted: list[Term], limit: int
+) -> None:
+    folded = _Folded(text)
+    assert folded.find_many(wanted, limit) == [folded.find_all(term, limit) for term in wanted]
+
+
 def test_a_term_on_many_lines_is_searched_and_the_rare_one_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
     text = '\n'.join(f'row {i} common value' for i in range(2_000)) + '\nthe rare_key=7\n'
     searched: list[str] = []

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from observable_harness._text.intent import Intent, TermKind, find_matches
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from observable_harness._text.intent import Intent, Term, TermKind, _Folded, _scan, find_matches
 from tests.standins import capture
 
 
@@ -75,6 +78,61 @@ def test_how_many_lines_a_command_asked_for_is_not_a_term_but_a_port_is() -> Non
     assert '3000' in terms(Intent.gather(args={'command': 'git log -n 3000'}, prompt='Which commit fixed issue 3000?'))
 
 
+def test_what_a_request_says_to_look_past_ranks_last() -> None:
+    intent = Intent.gather(
+        text="I'll run mypy and look past the unresolved imports.",
+        prompt='Ignoring missing imports, which real type errors are in tqdm/contrib?',
+    )
+    found = terms(intent)
+    assert {'unresolv', 'import', 'miss'} <= set(intent.avoid)
+    assert not {'import', 'miss', 'ignor', 'past'} & set(found) and 'tqdm/contrib' in found
+    report = '\n'.join(
+        [
+            f'tqdm/contrib/a.py:{i}: error: Cannot find implementation or library stub for module "m{i}"  [import]'
+            for i in range(40)
+        ]
+        + ['tqdm/contrib/b.py:7: error: Unsupported operand types for + ("None" and "int")  [operator]']
+        + [f'tqdm/x{i}.py:1: error: Missing return statement  [return]' for i in range(300)]
+    )
+    best = find_matches(report, intent).lines[0]
+    assert report[best.start : best.end].endswith('[operator]')
+
+
+def test_diagnostics_of_one_file_are_ranked_one_rule_at_a_time() -> None:
+    # Thirty findings of one rule and one each of two others, all in the file asked about: the other rules'
+    # lines come before the second of the first rule.
+    location = '  /src/app/repomap.py'
+    report = '\n'.join(
+        [
+            f'{location}:{i}:5 - error: "out" is not a known attribute of "None" (reportOptionalMemberAccess)'
+            for i in range(30)
+        ]
+        + [
+            f'{location}:292:26 - error: Cannot access attribute "exists" of "Path" (reportAttributeAccessIssue)',
+            f'{location}:309:41 - error: "node" is possibly unbound (reportPossiblyUnboundVariable)',
+        ]
+        + [
+            f'  /src/app/other{i}.py:1:1 - error: Import "x" could not be resolved (reportMissingImports)'
+            for i in range(300)
+        ]
+    )
+    ranked = find_matches(report, Intent.gather(prompt='What is wrong in repomap.py?')).lines[:3]
+    rules = {report[line.start : line.end].rsplit('(', 1)[1] for line in ranked}
+    assert rules == {'reportOptionalMemberAccess)', 'reportAttributeAccessIssue)', 'reportPossiblyUnboundVariable)'}
+
+
+def test_the_format_of_the_output_is_not_a_term_but_a_whole_quoted_name_ranks_first() -> None:
+    intent = Intent.gather(text="I'll dump pip's view of the environment as JSON and check the hyperscan wheel.")
+    assert 'JSON' not in terms(intent)
+    listing = '\n'.join(
+        [f'        "summary": "Fast JSON parser number {i}",' for i in range(50)]
+        + ['          "hyperscan >=0.7 ; extra == \\"hyperscan\\"",', '        "name": "hyperscan",']
+        + [f'        "name": "package-{i}",' for i in range(300)]
+    )
+    best = find_matches(listing, intent).lines[0]
+    assert listing[best.start : best.end] == '        "name": "hyperscan",'
+
+
 def test_no_usable_words_is_no_intent() -> None:
     assert not Intent.gather(args={}, text='Let me look at this.', prompt='What is it?')
 
@@ -118,3 +176,25 @@ def test_the_same_request_selects_the_same_lines() -> None:
     log = capture('git_log_stat').text
     intent = Intent.gather(prompt='Which commit made OrderedSet the default set_class?')
     assert find_matches(log, intent) == find_matches(log, intent)
+
+
+_ASCII_LOWER = str.maketrans('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
+_PIECES = ['ab', 'AB', 'a_b', '12', 'ERR', ' ', '\n', '-', '\u00e9', '\u00dcber', '\u4e2d', '\U0001d4b3', '\u212a']
+
+
+@given(
+    text=st.lists(st.sampled_from(_PIECES), max_size=200).map(''.join),
+    key=st.sampled_from(['ab', 'a_b', '12', 'err', 'k']),
+    number=st.booleans(),
+    limit=st.integers(min_value=1, max_value=5),
+)
+@example(text='\u00e9AB\n\u212a ab\nx12', key='ab', number=False, limit=3)
+def test_outside_ascii_a_term_is_found_where_its_ascii_letters_match_in_any_case(
+    text: str, key: str, number: bool, limit: int
+) -> None:
+    # Searched as UTF-8 bytes, an ASCII term matches ASCII letters of either case and nothing else (the
+    # Kelvin sign is not a k): the lines and places a search of the text with only ASCII letters lowered
+    # finds, in characters. Letters outside ASCII count as word characters beside a number, as in `str`.
+    term = Term(key, key, TermKind.number if number else TermKind.word, 1.0)
+    expected = _scan(text.translate(_ASCII_LOWER), key, limit, whole=number)
+    assert _Folded(text).find_all(term, limit) == expected

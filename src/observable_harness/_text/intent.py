@@ -30,9 +30,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, AnyStr, cast
 
-from .scan import literal_places
+from .scan import char_offsets, literal_places, literal_places_utf8
 
 __all__ = ['Intent', 'LineMatch', 'Matches', 'Term', 'TermKind', 'find_matches', 'whole_token']
 
@@ -304,6 +304,8 @@ class Intent:
     """The terms one tool call is looking for; falsy when the run says nothing usable."""
 
     terms: tuple[Term, ...] = ()
+    avoid: tuple[str, ...] = ()
+    """Keys of words the run said to look past ("ignoring missing imports"): lines holding them rank lower."""
 
     def __bool__(self) -> bool:
         return bool(self.terms)
@@ -330,11 +332,16 @@ class Intent:
             ('thinking', thinking),
             ('prompt', prompt),
         )
+        avoid: set[str] = set()
         for source, content in sources:
             if not content:
                 continue
+            negated, cues = _negated(content) if source != 'args' else (set[str](), set[str]())
             for term in _extract(content, SOURCE_WEIGHTS[source]):
-                if term.key in programs or (source == 'args' and term.key in counts):
+                if term.key in programs or (source == 'args' and term.key in counts) or term.key in cues:
+                    continue
+                if term.kind is TermKind.word and term.key in negated:
+                    avoid.add(term.key)
                     continue
                 known = weights.get(term.key)
                 if known is None:
@@ -349,9 +356,37 @@ class Intent:
                         Term(best.text, best.key, best.kind, best.weight, part_of),
                         min(known[1] + term.weight * 0.5, 2.0 * _KIND_PRIOR[best.kind]),
                     )
-        terms = [Term(term.text, term.key, term.kind, weight, term.part_of) for term, weight in weights.values()]
+        terms = [
+            Term(term.text, term.key, term.kind, weight, term.part_of)
+            for term, weight in weights.values()
+            if term.key not in avoid  # said once to look past: the other mention is likely the same phrase
+        ]
         terms.sort(key=lambda term: (-term.weight, -len(term.key)))
-        return cls(tuple(terms[:MAX_TERMS]))
+        return cls(tuple(terms[:MAX_TERMS]), tuple(sorted(avoid)))
+
+
+_LOOK_PAST = re.compile(
+    r'\b(?:ignor(?:e|es|ed|ing)|past|except(?:\s+for)?|excluding|exclude|besides|beyond|other\s+than|'
+    r'apart\s+from|aside\s+from|skip(?:ping)?|leav(?:e|ing)\s+out|rather\s+than)\b',
+    re.IGNORECASE,
+)
+"""Words after which a request names what it does not want: "ignoring missing imports", "past the warnings"."""
+_PHRASE_END = re.compile(r'[,.;:!?()\n]|\b(?:and|but|for|to|in|on|with|then|what|which|where|how|so)\b', re.IGNORECASE)
+_NEGATED_WORDS = 4
+
+
+def _negated(content: str) -> tuple[set[str], set[str]]:
+    """Stems of the words a request says to look past (up to four after a cue, to the end of the phrase), and
+    of the cues themselves ("ignoring", "past"): neither is a thing to look for."""
+    out: set[str] = set()
+    cues: set[str] = set()
+    for cue in _LOOK_PAST.finditer(content):
+        cues.update(_stem(word.lower()) for word in cue.group(0).split())
+        end = _PHRASE_END.search(content, cue.end())
+        phrase = content[cue.end() : end.start() if end else len(content)]
+        words = [word.lower() for word in re.findall(r'[A-Za-z][A-Za-z-]+', phrase)][:_NEGATED_WORDS]
+        out.update(_stem(word) for word in words if len(word) >= _MIN_WORD and word not in STOPWORDS)
+    return out, cues
 
 
 _COMMAND = re.compile(r'(?:^|[|;&]+)\s*([^|;&]+)')
@@ -492,6 +527,9 @@ def _stem(word: str) -> str:
     return word
 
 
+_FORMATS = frozenset(('json', 'jsonl', 'csv', 'tsv', 'xml', 'yaml', 'yml', 'toml', 'html', 'markdown'))
+
+
 def _kind(token: str) -> TermKind | None:
     if token.startswith('-') and len(token) > 2 and not token[1:].replace('-', '').isdigit():
         return TermKind.flag if len(token.lstrip('-')) >= 3 else None
@@ -509,6 +547,8 @@ def _kind(token: str) -> TermKind | None:
         return TermKind.identifier if token.startswith('[') and token.endswith(']') and len(token) > 3 else None
     if '_' in token or any(ch.isdigit() for ch in token) or ':' in token or '-' in token.strip('-'):
         return TermKind.identifier
+    if token.lower() in _FORMATS:
+        return None  # "as JSON", "the CSV": the form the output takes, not a thing in it
     if len(token) >= 2 and token.isupper():
         return TermKind.identifier  # CC, CFLAGS, WAL: acronyms and constants
     if any(ch.isupper() for ch in token[1:]):
@@ -569,6 +609,10 @@ HIT_CHARS = 60_000_000
 """Larger texts collect fewer lines per term (60 for a megabyte): the Python work per hit is what grows."""
 COMPOUND_LINES = 8
 """Lines holding a compound ("attr-defined") beyond which its words are not looked for apart."""
+RULE_REPEAT = 0.5
+"""How much less each further diagnostic of a rule already ranked adds."""
+AVOIDED = 0.25
+"""Score kept by a line holding a word the request said to look past."""
 LONG_LINE = 400
 """Lines longer than this weigh their hits down, by the doublings past it."""
 COMPOUND_SAMPLED = 3
@@ -622,14 +666,21 @@ class Matches:
 
 
 class _Folded:
-    """Case-insensitive search over a text without lowering a non-ASCII megabyte (3-20x slower than ASCII)."""
+    """Case-insensitive search over a text without lowering a non-ASCII megabyte (3-20x slower than ASCII).
 
-    __slots__ = ('_lowered', 'ascii', 'text')
+    A text outside ASCII is searched as its UTF-8 bytes, lowered (which folds ASCII letters only, as ASCII
+    terms need): a byte search runs at ASCII speed where a 2- or 4-byte string's runs several times slower,
+    and one search per term replaces one per spelling. The hits' byte offsets become character offsets in
+    one pass over all of them.
+    """
+
+    __slots__ = ('_lowered', '_utf8', 'ascii', 'text')
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.ascii = text.isascii()
         self._lowered: str | None = None
+        self._utf8: tuple[bytes, bytes] | None = None
 
     @property
     def lowered(self) -> str | None:
@@ -638,18 +689,35 @@ class _Folded:
             self._lowered = self.text.lower()
         return self._lowered
 
+    def _utf8_for(self, term: Term) -> bytes | None:
+        """The bytes `term` is searched in, for a text outside ASCII and a term inside it; else `None`."""
+        if self.ascii or not (term.text if _exact(term) else term.key).isascii():
+            return None
+        if self._utf8 is None:
+            data = self.text.encode('utf-8', 'surrogatepass')
+            self._utf8 = (data, data.lower())
+        return self._utf8[0] if _exact(term) else self._utf8[1]
+
     def spellings(self, term: Term) -> list[str]:
-        """What to search for: the lowered term in lowered ASCII text; outside ASCII, the term's likely spellings."""
+        """What to search for: the lowered term in lowered ASCII text (or bytes); else the likely spellings."""
         if _exact(term):
             return [term.text]
-        if self.ascii:
+        if self.ascii or term.key.isascii():
             return [term.key]
         if term.kind is TermKind.word:
             return list(dict.fromkeys((term.key, term.key.capitalize(), term.key.upper())))
         return list(dict.fromkeys((term.text, term.key)))
 
     def find_all(self, term: Term, limit: int) -> tuple[list[tuple[int, int]], bool]:
-        """(line start, hit position) of the lines holding `term`, at most `limit`; and whether more exist."""
+        """(line start, hit position) of the lines holding `term`, at most `limit`; and whether more exist.
+
+        A search (no multi-literal engine): what `find_many` answers must equal.
+        """
+        if not self.ascii:
+            return self._find_utf8([term], limit, engine=False)[0]
+        return self._find_text(term, limit)
+
+    def _find_text(self, term: Term, limit: int) -> tuple[list[tuple[int, int]], bool]:
         if _exact(term):
             return _scan(self.text, term.text, limit, whole=True)
         if (lowered := self.lowered) is not None:
@@ -669,9 +737,11 @@ class _Folded:
     def find_many(self, terms: list[Term], limit: int) -> list[tuple[list[tuple[int, int]], bool]]:
         """`find_all` for each of `terms`, the same answers: in one pass of a multi-literal engine if there is one."""
         literals = [(term.text, False) if _exact(term) else (term.key, True) for term in terms]
-        usable_here = self.ascii and all(not caseless or literal == literal.lower() for literal, caseless in literals)
-        # A common term (more places than a few per line wanted) is found faster by `str.find`, which stops at
+        # A common term (more places than a few per line wanted) is found faster by a search, which stops at
         # its limit.
+        if not self.ascii:
+            return self._find_utf8(terms, limit, engine=True)
+        usable_here = all(not caseless or literal == literal.lower() for literal, caseless in literals)
         places = literal_places(self.text, literals, cap_each=PLACES_PER_TERM * limit) if usable_here else None
         if places is None:
             return [self.find_all(term, limit) for term in terms]
@@ -682,35 +752,91 @@ class _Folded:
             for term, (literal, _), found in zip(terms, literals, places, strict=True)
         ]
 
+    def _find_utf8(self, terms: list[Term], limit: int, *, engine: bool) -> list[tuple[list[tuple[int, int]], bool]]:
+        """`find_many` for a text outside ASCII: ASCII terms in its UTF-8 (one engine pass for them all, or a
+        byte search each), other terms by their spellings in the text."""
+        literals = [(term.text, False) if _exact(term) else (term.key, True) for term in terms]
+        haystacks = [self._utf8_for(term) for term in terms]
+        in_bytes = [index for index, haystack in enumerate(haystacks) if haystack is not None]
+        places = None
+        if engine and in_bytes and self._utf8 is not None:
+            wanted = [literals[index] for index in in_bytes]
+            places = literal_places_utf8(self._utf8[0], wanted, cap_each=PLACES_PER_TERM * limit)
+        found: list[tuple[list[tuple[int, int]], bool]] = []
+        for index, term in enumerate(terms):
+            haystack = haystacks[index]
+            whole = _exact(term) or term.kind is TermKind.number
+            at = places[in_bytes.index(index)] if places is not None and haystack is not None else None
+            if haystack is None:
+                found.append(self._find_text(term, limit))
+            elif at is not None and self._utf8 is not None:
+                found.append(_lines_at(self._utf8[0], at, len(literals[index][0]), limit, whole=whole))
+            else:
+                found.append(_scan(haystack, literals[index][0].encode(), limit, whole=whole))
+        offsets = {offset for index in in_bytes for pair in found[index][0] for offset in pair}
+        if not offsets or self._utf8 is None:
+            return found
+        chars = char_offsets(self.text, self._utf8[0], offsets)
+        for index in in_bytes:
+            hits, more = found[index]
+            found[index] = ([(chars[start], chars[position]) for start, position in hits], more)
+        return found
+
 
 PLACES_PER_TERM = 4
 """Places per term and wanted line that one multi-literal scan may report before `str.find` serves better."""
 
 
 def _lines_at(
-    text: str, places: list[int], size: int, limit: int, *, whole: bool
+    text: AnyStr, places: list[int], size: int, limit: int, *, whole: bool
 ) -> tuple[list[tuple[int, int]], bool]:
     """What `_scan` finds, from every place the term begins (`places`, in order): the same lines, the same answer."""
     out: list[tuple[int, int]] = []
     probes = 0
     floor = 0
+    newline = _newline(text)
     find, rfind = text.find, text.rfind
     for position in places:
         if position < floor:
             continue
         if len(out) == limit:
             return out, True
-        if whole and not whole_token(text, position, size):
+        if whole and not _whole(text, position, size):
             probes += 1
             if probes > _PROBES:
                 return out, True
             continue
-        out.append((rfind('\n', 0, position) + 1, position))
-        newline = find('\n', position + size)
-        if newline == -1:
+        out.append((rfind(newline, 0, position) + 1, position))
+        next_line = find(newline, position + size)
+        if next_line == -1:
             break
-        floor = newline + 1
+        floor = next_line + 1
     return out, False
+
+
+def _quoted_whole(text: str, position: int, size: int) -> bool:
+    """Whether the hit is a whole quoted string: a JSON value or key, a quoted name."""
+    end = position + size
+    return position > 0 and end < len(text) and text[position - 1] == text[end] and text[end] in '"\''
+
+
+def _newline(text: AnyStr) -> AnyStr:
+    return cast('AnyStr', '\n' if isinstance(text, str) else b'\n')
+
+
+_WORD_BYTES = frozenset(b'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_') | frozenset(
+    range(0x80, 0x100)
+)
+"""Bytes of word characters in UTF-8: ASCII letters, digits and `_`, and every byte of a character outside
+ASCII (most are letters; a symbol such as `─` beside a term makes it read as part of a word, a rare miss)."""
+
+
+def _whole(text: str | bytes, position: int, size: int) -> bool:
+    if isinstance(text, str):
+        return whole_token(text, position, size)
+    before = text[position - 1] if position > 0 else 0x20
+    after = text[position + size] if position + size < len(text) else 0x20
+    return before not in _WORD_BYTES and after not in _WORD_BYTES
 
 
 SHORT_TERM = 4
@@ -723,26 +849,27 @@ def _exact(term: Term) -> bool:
     return len(term.text) <= SHORT_TERM and term.text.isupper()
 
 
-def _scan(haystack: str, key: str, limit: int, *, whole: bool = False) -> tuple[list[tuple[int, int]], bool]:
+def _scan(haystack: AnyStr, key: AnyStr, limit: int, *, whole: bool = False) -> tuple[list[tuple[int, int]], bool]:
     out: list[tuple[int, int]] = []
+    newline = _newline(haystack)
     find, rfind = haystack.find, haystack.rfind
     position = find(key)
     probes = 0
     while position != -1:
         if len(out) == limit:
             return out, True
-        if whole and not whole_token(haystack, position, len(key)):
+        if whole and not _whole(haystack, position, len(key)):
             probes += 1
             if probes > _PROBES:
                 return out, True
             position = find(key, position + 1)
             continue
-        start = rfind('\n', 0, position) + 1
+        start = rfind(newline, 0, position) + 1
         out.append((start, position))
-        newline = find('\n', position + len(key))
-        if newline == -1:
+        next_line = find(newline, position + len(key))
+        if next_line == -1:
             break
-        position = find(key, newline + 1)
+        position = find(key, next_line + 1)
     return out, False
 
 
@@ -798,6 +925,7 @@ def find_matches(
     """
     if not intent or not text:
         return Matches()
+    avoid = intent.avoid
     lines_total = total_lines if total_lines is not None else text.count('\n') + 1
     sample = [line.lower() for line in sample_lines]
     priors = _sample_rarity(intent.terms, sample)
@@ -897,6 +1025,8 @@ def find_matches(
         focus, best = start, -1.0
         key_end = _key_end(line)
         factor = _line_hint(line)
+        if avoid and any(word in lowered for word in avoid):
+            factor *= AVOIDED  # what the request said to look past ("missing imports")
         if len(line) > LONG_LINE:
             # A term in a long line of prose (a package's description, a minified blob) says less about the
             # line than one in a short line, and the line costs its cut marker to show.
@@ -910,7 +1040,9 @@ def find_matches(
             if text.startswith(term.text, position):
                 value *= 1.2  # spelled as asked: Py_ENABLE_SHARED over PY_ENABLE_SHARED
             if key_end[0] <= position - start < key_end[1]:
-                value *= 1.4
+                value *= 1.4  # a key, a first column
+            if _quoted_whole(text, position, len(term.key)):
+                value *= 1.5  # the whole of a quoted value or key (`"name": "hyperscan"`): it names the thing
             values[slot] = value
             if value > best:
                 focus, best = position, value
@@ -933,10 +1065,21 @@ def find_matches(
         ]
     hit_lines = tuple(tuple(start for start, _ in hits) for hits in per_term)
     hit_positions = tuple(tuple(position for _, position in hits) for hits in per_term)
-    return Matches(_diverse(finalists), terms, counts, len(scanned), exact, hit_lines, hit_positions)
+    return Matches(_diverse(text, finalists), terms, counts, len(scanned), exact, hit_lines, hit_positions)
 
 
-def _diverse(scored: list[tuple[int, int, float, int, dict[int, float]]]) -> tuple[LineMatch, ...]:
+_RULE_CODE = re.compile(
+    r'(?:\(([A-Za-z][\w.-]{2,60})\)|\[([A-Za-z][\w.-]{2,60})\])\s*$|:\d+:\d+:? ([A-Z]{1,4}\d{2,5})\b'
+)
+"""The rule a diagnostic line names: pyright's `(reportX)`, mypy's `[attr-defined]`, ruff's `PLW2901`."""
+
+
+def _rule(line: str) -> str:
+    found = _RULE_CODE.search(line)
+    return next((group for group in found.groups() if group), '') if found else ''
+
+
+def _diverse(text: str, scored: list[tuple[int, int, float, int, dict[int, float]]]) -> tuple[LineMatch, ...]:
     """Lines in the order a reader would want them: each next line the one adding most that is not shown yet.
 
     A term's value halves with each line already taken that holds it, so ten lines naming the same
@@ -944,6 +1087,8 @@ def _diverse(scored: list[tuple[int, int, float, int, dict[int, float]]]) -> tup
     as lines are taken, so a heap re-scores a line only when it reaches the top (lazy greedy).
     """
     covered: dict[int, int] = {}
+    rules = [_rule(text[start:end]) for start, end, _, _, _ in scored]
+    shown_rules: dict[str, int] = {}
     heap = [(-total, start, index) for index, (start, _, total, _, _) in enumerate(scored)]
     heapq.heapify(heap)
     out: list[LineMatch] = []
@@ -951,11 +1096,15 @@ def _diverse(scored: list[tuple[int, int, float, int, dict[int, float]]]) -> tup
         _, start, index = heapq.heappop(heap)
         values = scored[index][4]
         gain = sum(value / (1 + covered.get(slot, 0)) for slot, value in values.items())
+        # Diagnostics under a rule already shown say less than the first of another rule about the same file.
+        gain /= 1 + RULE_REPEAT * shown_rules.get(rules[index], 0) if rules[index] else 1
         if heap and (-heap[0][0], -heap[0][1]) > (gain + 1e-9, -start):
             heapq.heappush(heap, (-gain, start, index))  # stale: another line now adds more
             continue
         for slot in values:
             covered[slot] = covered.get(slot, 0) + 1
+        if rules[index]:
+            shown_rules[rules[index]] = shown_rules.get(rules[index], 0) + 1
         out.append(LineMatch(start, scored[index][1], gain, scored[index][3], tuple(sorted(values))))
     return tuple(out)
 

@@ -41,9 +41,11 @@ __all__ = [
     'GateSpec',
     'Places',
     'case_variants',
+    'char_offsets',
     'crowding',
     'first_occurrences',
     'literal_places',
+    'literal_places_utf8',
     'literal_presence',
     'relaxed',
     'usable',
@@ -559,6 +561,24 @@ def literal_places(text: str, literals: Sequence[tuple[str, bool]], *, cap_each:
         return _places(text.encode('ascii'), tuple(literals), cap_each)
     except Exception:  # the engine refused it: the caller searches instead
         return None
+
+
+def literal_places_utf8(
+    data: bytes, literals: Sequence[tuple[str, bool]], *, cap_each: int
+) -> list[list[int] | None] | None:
+    """`literal_places` over UTF-8 bytes (a text outside ASCII, encoded): byte offsets, for ASCII literals
+    (ignoring case folds ASCII letters only). `None` when there is no engine or a literal is not ASCII."""
+    if not literals or not usable('hyperscan') or not all(literal and literal.isascii() for literal, _ in literals):
+        return None
+    try:
+        return _places(data, tuple(literals), cap_each)
+    except Exception:  # the engine refused it: the caller searches instead
+        return None
+
+
+def char_offsets(text: str, data: bytes, offsets: set[int]) -> dict[int, int]:
+    """Each byte offset into `data` (the UTF-8 of `text`, `surrogatepass`) as an offset into `text`."""
+    return _char_offsets(text, data, offsets)
 
 
 def _places(data: bytes, literals: tuple[tuple[str, bool], ...], cap_each: int) -> list[list[int] | None]:
