@@ -133,6 +133,18 @@ def test_the_format_of_the_output_is_not_a_term_but_a_whole_quoted_name_ranks_fi
     assert listing[best.start : best.end] == '        "name": "hyperscan",'
 
 
+def test_names_and_settings_are_looked_for_before_words_every_request_uses() -> None:
+    intent = Intent.gather(
+        args={'command': 'ruff check --no-fix --select ALL --output-format concise aider'},
+        prompt='When did aider make Claude 3.7 Sonnet its default model? Where is subprocess run with shell=True?',
+    )
+    found = terms(intent)
+    weight = {term.key: term.weight for term in intent.terms}
+    assert found['shell=True'] is TermKind.identifier
+    assert not {'--no-fix', '--select', '--output-format'} & set(found), "the command's own options"
+    assert weight['claude'] > weight['default'] and weight['sonnet'] > weight['model']
+
+
 def test_no_usable_words_is_no_intent() -> None:
     assert not Intent.gather(args={}, text='Let me look at this.', prompt='What is it?')
 

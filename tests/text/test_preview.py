@@ -107,6 +107,37 @@ def test_a_long_traceback_at_the_end_keeps_the_innermost_frame_of_the_users_code
     assert preview.text.endswith(f'{exception}\nexit=1')
 
 
+def test_the_outputs_own_count_outranks_what_the_request_selects() -> None:
+    # A linter's findings end with its count, then a line about fixes: the count is kept beside the findings
+    # the request names, however many of those there are.
+    codes = ['E501 Line too long (100 > 88)', 'ANN201 Missing return type annotation', 'D103 Missing docstring']
+    findings = [f'src/app/mod{i}.py:{i}:1: {codes[i % 3]}' for i in range(300)]
+    for i in range(20, 300, 20):
+        findings[i] = f'src/app/run{i}.py:{i}:9: S602 `subprocess` call with `shell=True` identified, security issue'
+    report = '\n'.join([*findings, 'Found 5028 errors.', '[*] 606 fixable with the `--fix` option.'])
+    preview = select_preview(report, 1_000, intent=Intent.gather(prompt='Where is subprocess run with shell=True?'))
+    assert preview.intent_lines >= 4
+    assert 'Found 5028 errors.\n[*] 606 fixable' in preview.text
+    # And a test runner's totals above its final verdict.
+    lines = [f'test_{i} (test.test_os.Tests.test_{i}) ... ok' for i in range(400)]
+    for i in range(10, 400, 25):
+        lines[i] = f"test_chown_{i} (test.test_os.ChownTests.test_chown_{i}) ... skipped 'needs a non-root account'"
+    run = '\n'.join([*lines, '', 'Total tests: run=421 skipped=99', 'Total test files: run=2/2', 'Result: SUCCESS'])
+    preview = select_preview(run, 1_000, intent=Intent.gather(prompt='Why were the chown tests skipped?'))
+    assert preview.intent_lines >= 4
+    assert 'Total tests: run=421 skipped=99' in preview.text
+
+
+def test_a_stanza_matched_by_its_name_brings_the_keys_that_follow_it() -> None:
+    stanzas = '\n\n'.join(
+        f'Package: lib{name}-dev\nSource: {name}\nVersion: 3.0.{i}-1\nArchitecture: amd64\n'
+        + '\n'.join(f'Field{j}: value {j} of {name}' for j in range(12))
+        for i, name in enumerate(['ffi', 'ssl', 'z', 'xml2', 'yaml', 'curl', 'pq', 'bz2'] * 8)
+    )
+    preview = select_preview(stanzas, 1_000, intent=Intent.gather(prompt='Which libssl-dev version is it?'))
+    assert 'Package: libssl-dev\nSource: ssl\nVersion: 3.0.1-1' in preview.text
+
+
 def test_commit_messages_that_mention_errors_are_not_errors() -> None:
     log = capture('git_log_stat').text
     preview = select_preview(log, 1_000)

@@ -65,8 +65,9 @@ _MIN_WORD = 4
 _MAX_TERM_CHARS = 80
 
 _QUOTED = re.compile(r'"([^"\n]{2,80})"|(?<!\w)\'([^\'\n]{2,80})\'(?!\w)|`([^`\n]{2,80})`')
-_TOKEN = re.compile(r'(?<![\w\-])-{1,2}[A-Za-z][\w\-]*(?:=[^\s,;]+)?|[\w./\\:\-\[\]#@~]+')
+_TOKEN = re.compile(r'(?<![\w\-])-{1,2}[A-Za-z][\w\-]*(?:=[^\s,;]+)?|[\w./\\:\-\[\]#@~]+(?:=[\w.\-]+)?')
 _TRIM = '.,;:!?)([]{}"\'`<>'
+_SETTING = re.compile(r'[A-Za-z_][\w.\-]*=[\w.\-]+')
 _IDENTIFIER = re.compile(r'[A-Za-z_][\w]*(?:[.:\-][\w]+)*')
 _NUMBER = re.compile(r'\d[\d.,:]*')
 _STEM_SUFFIXES = ('ing', 'ed', 'es', 's')
@@ -338,8 +339,10 @@ class Intent:
                 continue
             negated, cues = _negated(content) if source != 'args' else (set[str](), set[str]())
             for term in _extract(content, SOURCE_WEIGHTS[source]):
-                if term.key in programs or (source == 'args' and term.key in counts) or term.key in cues:
+                if term.key in programs or term.key in cues:
                     continue
+                if source == 'args' and (term.key in counts or term.kind is TermKind.flag):
+                    continue  # how the command was asked to run (`-n 3000`, `--no-fix`), not what it printed
                 if term.kind is TermKind.word and term.key in negated:
                     avoid.add(term.key)
                     continue
@@ -543,6 +546,8 @@ def _kind(token: str) -> TermKind | None:
         if stem and ext.isalpha() and 1 <= len(ext) <= 5 and ext.islower():
             return TermKind.path  # a file name: resolvers.py, sessions.py
         return TermKind.identifier if _IDENTIFIER.fullmatch(token) else None
+    if _SETTING.fullmatch(token):
+        return TermKind.identifier  # shell=True, level=debug: a setting as the output prints it
     if not _IDENTIFIER.fullmatch(token):
         return TermKind.identifier if token.startswith('[') and token.endswith(']') and len(token) > 3 else None
     if '_' in token or any(ch.isdigit() for ch in token) or ':' in token or '-' in token.strip('-'):
@@ -556,6 +561,84 @@ def _kind(token: str) -> TermKind | None:
     if len(token) >= _MIN_WORD and token.lower() not in STOPWORDS:
         return TermKind.word
     return None
+
+
+GENERIC_WORDS = frozenset(
+    (
+        'default',
+        'model',
+        'models',
+        'history',
+        'author',
+        'authors',
+        'change',
+        'changes',
+        'changed',
+        'date',
+        'dates',
+        'version',
+        'versions',
+        'test',
+        'tests',
+        'code',
+        'name',
+        'names',
+        'type',
+        'types',
+        'data',
+        'total',
+        'totals',
+        'count',
+        'counts',
+        'number',
+        'install',
+        'installed',
+        'package',
+        'packages',
+        'module',
+        'modules',
+        'function',
+        'functions',
+        'method',
+        'commit',
+        'commits',
+        'project',
+        'real',
+        'environment',
+        'system',
+        'process',
+        'build',
+        'update',
+        'updated',
+        'added',
+        'support',
+        'recent',
+        'latest',
+        'overall',
+        'details',
+        'finding',
+        'findings',
+        'rule',
+        'rules',
+        'warning',
+        'warnings',
+        'failure',
+        'failures',
+        'failed',
+        'fail',
+    )
+)
+"""Words of every developer's request ("the default", "recent changes", "the totals"): searched after the
+words that name something, since a large output leaves room for only a few searches."""
+GENERIC_WEIGHT = 0.6
+NAME_BOOST = 1.5
+"""A capitalised word inside a sentence is a name (a product, a model, a person): nearly as specific as an
+identifier."""
+
+
+def _sentence_start(content: str, position: int) -> bool:
+    before = content[:position].rstrip(' \t"\'(`*')
+    return not before or before[-1] in '.!?:\n'
 
 
 def _extract(content: str, source_weight: float) -> Iterable[Term]:
@@ -577,6 +660,10 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             continue
         weight = _KIND_PRIOR[kind] * source_weight
         if kind is TermKind.word:
+            if token[0].isupper() and not _sentence_start(content, match.start()):
+                weight *= NAME_BOOST  # "Claude", "Sonnet", "Postgres" mid-sentence: a name, not a common word
+            elif token.lower() in GENERIC_WORDS:
+                weight *= GENERIC_WEIGHT
             token = _stem(token.lower())
         yield Term(token, token.lower(), kind, weight)
         if kind is TermKind.path:

@@ -273,6 +273,10 @@ def select_preview(
     )
 
 
+QUIET_SUMMARY_LINES = 4
+"""Last lines of a table, listing or findings list checked for a summary of the whole."""
+SUMMARY_PRIORITY = 950.0
+"""Between the final line (1000) and lines intent selects (900): the last summary line at the end."""
 QUIET_SHAPES = frozenset(
     (
         ShapeKind.table,
@@ -318,6 +322,10 @@ def _class_picks(
     # blank lines are told apart; intent and the shape's digest choose among the rest.
     if quiet:
         classes = {span: LineClass.blank if not view.content(span).strip() else LineClass.normal for span in window}
+        for span in tail[-QUIET_SUMMARY_LINES:]:
+            # A data listing may still end with its own count (`Found 5028 errors.`, `(42 rows)`).
+            if classify_line(view.content(span)[:_CLASSIFIED_CHARS]) is LineClass.summary:
+                classes[span] = LineClass.summary
     else:
         contents = [view.content(span)[:_CLASSIFIED_CHARS] for span in window]
         classes = dict(zip(window, classify_lines(contents).classes, strict=True))
@@ -351,6 +359,18 @@ def _class_picks(
         (pick.priority, [_Line(s, limit, role='traceback') for s in pick.spans], pick.role)
         for span in tracebacks[:3]
         for pick in traceback_picks(view, span, 408.0)
+    )
+    final = max((span for span in window if view.content(span).strip()), default=None)
+    summaries = sorted(
+        span
+        for span, line_class in classes.items()
+        if line_class is LineClass.summary and span[0] >= tail_start and span != final
+    )
+    # The output's own account of itself (`Found 5028 errors.`, `Total tests: run=421 skipped=99`) outranks
+    # what a request selects: it answers "how many" and frames the rest. The last two before the final line.
+    out.extend(
+        (SUMMARY_PRIORITY - rank, [_Line(span, limit, role='summary')], 'summary')
+        for rank, span in enumerate(reversed(summaries[-2:]))
     )
     for span, line_class in classes.items():
         if line_class is LineClass.summary or (line_class is LineClass.error and span[0] >= tail_start):

@@ -604,16 +604,46 @@ def _tree_ancestors(view: TextView, span: Span) -> list[Span]:
 
 
 def _section_of(view: TextView, span: Span) -> list[Span]:
-    """For an indented key: the unindented `Section:` or `[section]` line above it."""
+    """For an indented key: the unindented `Section:` or `[section]` line above it. For a key in a stanza of
+    `Key: value` lines between blank lines (`apt-cache show`, `dpkg -s`, `pip show`): the stanza's first line,
+    which names it, or for that first line the keys after it (the version, the source)."""
     content = view.content(span)
     if not content[:1].isspace() and not content.startswith('['):
-        return []
+        return _stanza_of(view, span)
     last = view.last_unindented(span[0], 256 * 1024)
     if last == -1:
         return []
     line = view.line_at(last + 1)
     text = view.content(line)
     return [line] if text.rstrip().endswith(':') or text.startswith('[') else []
+
+
+STANZA_LINES = 60
+"""Lines looked back for the blank line a stanza starts after."""
+
+
+def _stanza_of(view: TextView, span: Span) -> list[Span]:
+    if view.text.find('\n\n', 0, 64 * 1024) == -1:
+        return []  # no blank lines between blocks: one long list of keys (`sysctl -a`), no stanzas
+    previous = view.previous_line(span)
+    if previous is None or not view.content(previous).strip():
+        # The stanza's first line: the keys that follow it say which one it is (a version, a source).
+        out: list[Span] = []
+        for following in view.forward(span, 4):
+            text = view.content(following)
+            if not text.strip() or len(out) == 2:
+                break
+            if not text[:1].isspace():
+                out.append(following)
+        return out
+    head: Span | None = None
+    for before in view.backward(span, STANZA_LINES):
+        if not view.content(before).strip():
+            break
+        head = before
+    else:
+        return []  # no blank line near: not a stanza
+    return [head] if head is not None and head != span else []
 
 
 def _json_siblings(view: TextView, span: Span) -> list[Span]:
