@@ -1155,15 +1155,18 @@ def find_matches(
     return Matches(_diverse(text, finalists), terms, counts, len(scanned), exact, hit_lines, hit_positions)
 
 
-_RULE_CODE = re.compile(
-    r'(?:\(([A-Za-z][\w.-]{2,60})\)|\[([A-Za-z][\w.-]{2,60})\])\s*$|:\d+:\d+:? ([A-Z]{1,4}\d{2,5})\b'
-)
-"""The rule a diagnostic line names: pyright's `(reportX)`, mypy's `[attr-defined]`, ruff's `PLW2901`."""
+_RULE_AT_END = re.compile(r'(?:\(([A-Za-z][\w.-]{2,60})\)|\[([A-Za-z][\w.-]{2,60})\])\s*$')
+"""The rule a diagnostic names at its end: pyright's `(reportX)`, mypy's `[attr-defined]`."""
+_RULE_AFTER_PLACE = re.compile(r':\d+:\d+:? ([A-Z]{1,4}\d{2,5})\b')
+"""The rule a diagnostic names after its place: ruff's `path:line:col: PLW2901`."""
 
 
 def _rule(line: str) -> str:
-    found = _RULE_CODE.search(line)
-    return next((group for group in found.groups() if group), '') if found else ''
+    end = line.rstrip()
+    if end[-1:] in ')]' and (found := _RULE_AT_END.search(end, max(0, len(end) - 64))):
+        return found.group(1) or found.group(2)
+    found = _RULE_AFTER_PLACE.search(line, 0, 240) if ':' in line else None
+    return found.group(1) if found else ''
 
 
 def _diverse(text: str, scored: list[tuple[int, int, float, int, dict[int, float]]]) -> tuple[LineMatch, ...]:

@@ -378,9 +378,9 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
         rows = [row for row in head_lines[index + 1 :] + sampled if row.strip()]
         if len(rows) < 3:
             return None
-        close = _share(rows, _at_least(len(words) - 1))
-        numeric = _share(rows, lambda row: any(_NUMBER.match(field) for field in row.split()))
-        if close > 0.8 and numeric > 0.8:
+        if _over(rows, _at_least(len(words) - 1), 0.8) and _over(
+            rows, lambda row: any(_NUMBER.match(field) for field in row.split()), 0.8
+        ):
             extra = tuple(head[i] for i in range(max(0, index - 4), index) if head_lines[i].strip())
             return _table_shape(view, head, head_lines, index, ' ', extra, 'aligned')
         return None
