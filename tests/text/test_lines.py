@@ -173,3 +173,23 @@ def test_the_alert_class_agrees_on_every_line_of_real_output(real_outputs: dict[
         for line in output.text.splitlines()[:4_000]:
             full = classify_line(line)
             assert alert_class(line) == (full if full in _ALERTING else None), (output.name, line)
+
+
+@pytest.mark.parametrize(
+    'line',
+    [
+        'Total tests: run=421 skipped=99',  # CPython's regrtest
+        '== Tests result: SUCCESS ==',
+        'Result: FAILURE',
+        '(42 rows)',  # psql
+        '(1 row)',
+        'Found 5028 errors.',  # ruff, mypy
+    ],
+)
+def test_a_run_or_a_listing_counting_itself_is_a_summary(line: str) -> None:
+    assert classify_line(line) is LineClass.summary
+
+
+@pytest.mark.parametrize('line', ['Result: the cache was cold', 'total tests were slow', '(42 rows were skipped)'])
+def test_prose_about_results_is_not_a_summary(line: str) -> None:
+    assert classify_line(line) is not LineClass.summary

@@ -107,7 +107,8 @@ _SUMMARY = re.compile(
     r'|\s*(?:Successfully (?:installed|built|uninstalled)|Installed \d+ packages?|BUILD (?:SUCCESSFUL|FAILED)'
     r'|Build (?:succeeded|failed)|Tests?:\s+\d|Test Suites?:|test result:|Summary:|Found \d+ errors?'
     r'|Finished (?:`|\w+ \[)|\d+ (?:errors?|warnings?)(?: and \d+ warnings?)? generated'
-    r'|Total tests?: |(?:== )?Tests? result: |Result: (?:SUCCESS|FAILURE|FAILED|PASSED|INTERRUPTED)\b)'
+    r'|Total tests?: |(?:== )?Tests? result: |Result: (?:SUCCESS|FAILURE|FAILED|PASSED|INTERRUPTED)\b'
+    r'|\(\d+ rows?\)$)'
     r'|TOTAL\s+\d',
 )
 _EXIT_STATUS = re.compile(

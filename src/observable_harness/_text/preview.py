@@ -276,7 +276,7 @@ def select_preview(
 QUIET_SUMMARY_LINES = 4
 """Last lines of a table, listing or findings list checked for a summary of the whole."""
 SUMMARY_PRIORITY = 950.0
-"""Between the final line (1000) and lines intent selects (900): the last summary line at the end."""
+"""Between the final line (1000) and lines intent selects (900): the last two summary lines at the end."""
 QUIET_SHAPES = frozenset(
     (
         ShapeKind.table,
