@@ -145,6 +145,14 @@ def test_names_and_settings_are_looked_for_before_words_every_request_uses() -> 
     assert weight['claude'] > weight['default'] and weight['sonnet'] > weight['model']
 
 
+def test_a_dotted_function_is_also_looked_for_by_its_own_name_and_a_file_by_its_extension() -> None:
+    found = terms(Intent.gather(prompt='How long do json.dump and os.path.join take in sessions.py (1.7 MB of input)?'))
+    assert found['json.dump'] is TermKind.identifier and found['dump'] is TermKind.identifier
+    assert found['join'] is TermKind.identifier
+    assert found['sessions.py'] is TermKind.path
+    assert 'MB' not in found and 'mb' not in found, 'a unit is not a thing in the output'
+
+
 def test_no_usable_words_is_no_intent() -> None:
     assert not Intent.gather(args={}, text='Let me look at this.', prompt='What is it?')
 

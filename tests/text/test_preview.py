@@ -138,6 +138,19 @@ def test_a_stanza_matched_by_its_name_brings_the_keys_that_follow_it() -> None:
     assert 'Package: libssl-dev\nSource: ssl\nVersion: 3.0.1-1' in preview.text
 
 
+def test_a_trace_shows_the_library_it_opened_before_the_paths_it_tried() -> None:
+    # A dynamic loader tries each directory of its search path: the lookups that failed name the library too.
+    tried = [
+        f'openat(AT_FDCWD, "/opt/lib{i}/libssl.so.3", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)'
+        for i in range(30)
+    ]
+    calls = [f'newfstatat(AT_FDCWD, "/usr/lib/python3/m{i}.py", {{st_mode=S_IFREG|0644}}, 0) = 0' for i in range(400)]
+    opened = 'openat(AT_FDCWD, "/lib/x86_64-linux-gnu/libssl.so.3", O_RDONLY|O_CLOEXEC) = 3'
+    trace = '\n'.join([*calls[:200], *tried, opened, *calls[200:], '+++ exited with 0 +++'])
+    preview = select_preview(trace, 800, intent=Intent.gather(prompt='Which libssl.so.3 does it load?'))
+    assert opened in preview.text
+
+
 def test_commit_messages_that_mention_errors_are_not_errors() -> None:
     log = capture('git_log_stat').text
     preview = select_preview(log, 1_000)

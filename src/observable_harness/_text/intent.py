@@ -530,7 +530,142 @@ def _stem(word: str) -> str:
     return word
 
 
-_FORMATS = frozenset(('json', 'jsonl', 'csv', 'tsv', 'xml', 'yaml', 'yml', 'toml', 'html', 'markdown'))
+_EXTENSIONS = frozenset(
+    (
+        'py',
+        'pyi',
+        'pyc',
+        'pyx',
+        'pxd',
+        'c',
+        'h',
+        'cc',
+        'cpp',
+        'hpp',
+        'cxx',
+        'rs',
+        'go',
+        'java',
+        'kt',
+        'scala',
+        'rb',
+        'php',
+        'js',
+        'mjs',
+        'cjs',
+        'ts',
+        'tsx',
+        'jsx',
+        'vue',
+        'svelte',
+        'swift',
+        'm',
+        'cs',
+        'fs',
+        'sh',
+        'bash',
+        'zsh',
+        'fish',
+        'ps1',
+        'bat',
+        'pl',
+        'lua',
+        'r',
+        'jl',
+        'ex',
+        'exs',
+        'erl',
+        'hs',
+        'ml',
+        'clj',
+        'dart',
+        'sql',
+        'proto',
+        'graphql',
+        'gql',
+        'txt',
+        'md',
+        'rst',
+        'adoc',
+        'tex',
+        'csv',
+        'tsv',
+        'json',
+        'jsonl',
+        'yaml',
+        'yml',
+        'toml',
+        'ini',
+        'cfg',
+        'conf',
+        'env',
+        'lock',
+        'xml',
+        'html',
+        'htm',
+        'css',
+        'scss',
+        'sass',
+        'less',
+        'svg',
+        'png',
+        'jpg',
+        'jpeg',
+        'gif',
+        'ico',
+        'pdf',
+        'log',
+        'out',
+        'err',
+        'pid',
+        'sock',
+        'db',
+        'sqlite',
+        'gz',
+        'bz2',
+        'xz',
+        'zst',
+        'zip',
+        'tar',
+        'tgz',
+        'whl',
+        'egg',
+        'jar',
+        'war',
+        'so',
+        'dll',
+        'dylib',
+        'a',
+        'o',
+        'lib',
+        'exe',
+        'bin',
+        'wasm',
+        'map',
+        'ipynb',
+        'mk',
+        'cmake',
+        'gradle',
+        'tf',
+        'hcl',
+        'nix',
+        'spec',
+        'patch',
+        'diff',
+        'orig',
+        'bak',
+        'tmp',
+        'swp',
+    )
+)
+"""File extensions: a dotted name ending in one is a file (`resolvers.py`); otherwise a dotted identifier
+(`json.dump`, `os.path`)."""
+_FORMATS = frozenset(
+    (
+        *('json', 'jsonl', 'csv', 'tsv', 'xml', 'yaml', 'yml', 'toml', 'html', 'markdown'),  # what the output is
+        *('kb', 'mb', 'gb', 'tb', 'kib', 'mib', 'gib', 'ms', 'us', 'ns'),  # how big or slow it was
+    )
+)
 
 
 def _kind(token: str) -> TermKind | None:
@@ -543,8 +678,8 @@ def _kind(token: str) -> TermKind | None:
         return TermKind.number if digits >= 3 or '.' in token else None
     if '.' in token:
         stem, _, ext = token.rpartition('.')
-        if stem and ext.isalpha() and 1 <= len(ext) <= 5 and ext.islower():
-            return TermKind.path  # a file name: resolvers.py, sessions.py
+        if stem and ext.isalpha() and 1 <= len(ext) <= 5 and ext.islower() and (ext in _EXTENSIONS or '_' in ext):
+            return TermKind.path  # a file name: resolvers.py, sessions.py (json.dump is a function)
         return TermKind.identifier if _IDENTIFIER.fullmatch(token) else None
     if _SETTING.fullmatch(token):
         return TermKind.identifier  # shell=True, level=debug: a setting as the output prints it
@@ -553,7 +688,7 @@ def _kind(token: str) -> TermKind | None:
     if '_' in token or any(ch.isdigit() for ch in token) or ':' in token or '-' in token.strip('-'):
         return TermKind.identifier
     if token.lower() in _FORMATS:
-        return None  # "as JSON", "the CSV": the form the output takes, not a thing in it
+        return None  # "as JSON", "the CSV", "1.7 MB": the form or size of the output, not a thing in it
     if len(token) >= 2 and token.isupper():
         return TermKind.identifier  # CC, CFLAGS, WAL: acronyms and constants
     if any(ch.isupper() for ch in token[1:]):
@@ -671,6 +806,11 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             base = re.split(r'[/\\]', token.rstrip('/\\'))[-1]
             if base != token and len(base) >= _MIN_WORD and base.lower() not in STOPWORDS:
                 yield Term(base, base.lower(), TermKind.path, weight * 0.8)
+        elif kind is TermKind.identifier and '.' in token.strip('.') and _IDENTIFIER.fullmatch(token):
+            # `json.dump`, `os.path.join`: profiles and tracebacks print the function by its own name.
+            last = token.rsplit('.', 1)[-1]
+            if len(last) >= _MIN_WORD and not last.isdigit():  # a function named like a verb (dump) still counts
+                yield Term(last, last.lower(), TermKind.identifier, weight * 0.8)
         elif kind is TermKind.identifier and token.startswith('[') and token.endswith(']'):
             inner = token[1:-1]
             if len(inner) >= 3:

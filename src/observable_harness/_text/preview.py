@@ -294,13 +294,21 @@ _CLASSIFIED_CHARS = 240
 _PERCENT_SUFFIX = re.compile(r'\[\s*\d{1,3}%\]\s*$')
 
 
+_PROBE_FAILURES = ('(No such file or directory)', '(Resource temporarily unavailable)')
+"""How a syscall trace's probes end: a search path tried and passed over."""
+
+
 def _class_weight(shape: Shape) -> Callable[[str], float] | None:
     if shape.kind in QUIET_SHAPES or shape.kind is ShapeKind.diagnostics:
         return None  # data, prose, or a list of findings: every line the same class, nothing to tell apart
 
+    probes = shape.kind is ShapeKind.syscalls
+
     def weigh(line: str) -> float:
         if _PERCENT_SUFFIX.search(line):
             return 0.4  # a test runner's per-test line: its summary line says the same
+        if probes and line.rstrip().endswith(_PROBE_FAILURES):
+            return 0.3  # a trace's lookup that found nothing: how a program probes, not what it used
         line_class = classify_line(line[:_CLASSIFIED_CHARS])
         if line_class in (LineClass.progress, LineClass.repeated):
             return 0.4
@@ -342,9 +350,7 @@ def _class_picks(
     if shape.kind is ShapeKind.syscalls:
         # A trace's failed lookups (ENOENT on a search path) are how programs probe, not what went wrong.
         for span, line_class in list(classes.items()):
-            if line_class is LineClass.error and view.content(span).rstrip().endswith(
-                ('(No such file or directory)', '(Resource temporarily unavailable)')
-            ):
+            if line_class is LineClass.error and view.content(span).rstrip().endswith(_PROBE_FAILURES):
                 classes[span] = LineClass.normal
     out: list[tuple[float, list[_Line], str]] = []
     nonblank = [span for span in window if view.content(span).strip()]
