@@ -136,6 +136,9 @@ def test_a_stanza_matched_by_its_name_brings_the_keys_that_follow_it() -> None:
     )
     preview = select_preview(stanzas, 1_000, intent=Intent.gather(prompt='Which libssl-dev version is it?'))
     assert 'Package: libssl-dev\nSource: ssl\nVersion: 3.0.1-1' in preview.text
+    # A key inside a stanza brings the line that names it.
+    preview = select_preview(stanzas, 1_000, intent=Intent.gather(prompt='What is Field7 of xml2?'))
+    assert 'Package: libxml2-dev\n[… 10 lines …]\nField7: value 7 of xml2' in preview.text
 
 
 def test_a_trace_shows_the_library_it_opened_before_the_paths_it_tried() -> None:

@@ -636,14 +636,12 @@ def _stanza_of(view: TextView, span: Span) -> list[Span]:
             if not text[:1].isspace():
                 out.append(following)
         return out
-    head: Span | None = None
-    for before in view.backward(span, STANZA_LINES):
-        if not view.content(before).strip():
-            break
-        head = before
-    else:
-        return []  # no blank line near: not a stanza
-    return [head] if head is not None and head != span else []
+    above = list(view.backward(span, STANZA_LINES))
+    blank = next((index for index, before in enumerate(above) if not view.content(before).strip()), None)
+    if blank is None and len(above) == STANZA_LINES:
+        return []  # no blank line near: not a stanza (the text's first stanza starts at its first line)
+    stanza = above if blank is None else above[:blank]
+    return stanza[-1:]
 
 
 def _json_siblings(view: TextView, span: Span) -> list[Span]:
