@@ -5,10 +5,20 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from observable_harness._text.lines import _PROGRESS, alert_class, exit_status_of, is_section_header, line_shape
+from observable_harness._text.lines import (
+    _PROGRESS,
+    _STRONG_ERROR,
+    _STRONG_WORDS,
+    _WEAK_ERROR,
+    _WEAK_WORDS,
+    alert_class,
+    exit_status_of,
+    is_section_header,
+    line_shape,
+)
 from observable_harness.bounded import LineClass, classify_line, classify_lines
 from tests.real_outputs import RealOutput
 
@@ -193,3 +203,16 @@ def test_a_run_or_a_listing_counting_itself_is_a_summary(line: str) -> None:
 @pytest.mark.parametrize('line', ['Result: the cache was cold', 'total tests were slow', '(42 rows were skipped)'])
 def test_prose_about_results_is_not_a_summary(line: str) -> None:
     assert classify_line(line) is not LineClass.summary
+
+
+@given(line=st.one_of(st.lists(_LINE_PARTS, max_size=6).map(''.join), st.text(max_size=80)))
+@example(line='ValueError: bad')
+@example(line='Caused by: java.io.IOException')
+@example(line='make[2]: *** [all] Error 2')
+@example(line='\u017fegmentation fault (core dumped)')
+def test_the_words_that_rule_a_line_out_are_in_every_line_the_error_regexes_match(line: str) -> None:
+    # The substring tests run before the regexes and must never rule out a line one of them matches.
+    if _STRONG_ERROR.search(line):
+        assert any(word in line.lower() for word in _STRONG_WORDS)
+    if _WEAK_ERROR.search(line):
+        assert any(word in line.casefold() for word in _WEAK_WORDS)
