@@ -356,7 +356,7 @@ def _run_start(text: str, position: int, run: re.Pattern[str]) -> int:
         window *= 4
 
 
-def _char_offsets(text: str, data: bytes, offsets: set[int]) -> dict[int, int]:
+def char_offsets(text: str, data: bytes, offsets: set[int]) -> dict[int, int]:
     """Each byte offset into `data` (the UTF-8 of `text`) as an offset into `text`.
 
     An offset inside a character maps to the end of that character. The UTF-8 decoder counts the
@@ -437,7 +437,7 @@ class Gate:
             offsets.add(offset)
             if ends and form != fold:
                 offsets.add(max(0, offset - self._reach[form]))
-        chars = _char_offsets(text, data, offsets)
+        chars = char_offsets(text, data, offsets)
         regions: dict[int, list[tuple[int, int]]] = {}
         for form, offset in hits:
             if form == fold:
@@ -574,11 +574,6 @@ def literal_places_utf8(
         return _places(data, tuple(literals), cap_each)
     except Exception:  # the engine refused it: the caller searches instead
         return None
-
-
-def char_offsets(text: str, data: bytes, offsets: set[int]) -> dict[int, int]:
-    """Each byte offset into `data` (the UTF-8 of `text`, `surrogatepass`) as an offset into `text`."""
-    return _char_offsets(text, data, offsets)
 
 
 def _places(data: bytes, literals: tuple[tuple[str, bool], ...], cap_each: int) -> list[list[int] | None]:
