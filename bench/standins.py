@@ -16,7 +16,8 @@ configuration, side by side in one run:
 - ours when the store fails (the default band's `Truncate(strategy=salient)` fallback), with intent;
 
 it prints the facts visible in the tool return the model saw, per case, per shape and in total
-(held-out cases apart), and the characters of every request the model received.
+(held-out cases apart), and the characters of every request the model received. `--cases FILE` runs
+the same on cases of your own: a check on output none of this was tuned on.
 """
 
 from __future__ import annotations
@@ -80,11 +81,12 @@ class Case:
     held_out: bool
 
 
-def load_cases() -> list[Case]:
-    raw = json.loads((HERE / 'cases.json').read_text(encoding='utf-8'))
+def load_cases(path: Path = HERE / 'cases.json') -> list[Case]:
+    """The cases of a `cases.json` (this benchmark's, or one of your own beside a `captures/` directory)."""
+    raw = json.loads(path.read_text(encoding='utf-8'))
     cases: list[Case] = []
     for item in raw['cases']:
-        text = (HERE / 'captures' / item['file']).read_text(encoding='utf-8')
+        text = (path.parent / 'captures' / item['file']).read_text(encoding='utf-8')
         value: Any = json.loads(text) if item.get('structured') else text
         facts = tuple(fact if isinstance(fact, str) else tuple(fact) for fact in item['facts'])
         cases.append(
@@ -218,10 +220,10 @@ def _ratio(seen: int, total: int) -> str:
     return f'{seen}/{total} {seen / total:>4.0%}' if total else '-'
 
 
-async def main(show_missed: bool) -> None:
+async def main(show_missed: bool, cases_path: Path) -> None:
     # The truncate-fallback configuration fails its store on purpose; its warning would repeat per case.
     logging.getLogger('observable_harness').setLevel(logging.ERROR)
-    cases = load_cases()
+    cases = load_cases(cases_path)
     tmp = Path(tempfile.mkdtemp(prefix='oh-standins-'))
     configs = configurations(tmp)
     results: dict[str, dict[str, Outcome]] = {}
@@ -286,4 +288,11 @@ async def main(show_missed: bool) -> None:
 if __name__ == '__main__':
     parser = argparse.ArgumentParser(description='Key facts visible in stand-ins over real captures')
     parser.add_argument('--missed', action='store_true', help='list the facts each configuration missed')
-    asyncio.run(main(parser.parse_args().missed))
+    parser.add_argument(
+        '--cases',
+        type=Path,
+        default=HERE / 'cases.json',
+        help='a cases.json of your own (its captures in a captures/ directory beside it): output this was not built on',
+    )
+    arguments = parser.parse_args()
+    asyncio.run(main(arguments.missed, arguments.cases))
