@@ -1155,7 +1155,8 @@ def find_matches(
     avoid = intent.avoid
     lines_total = total_lines if total_lines is not None else text.count('\n') + 1
     sample = [line.lower() for line in sample_lines]
-    priors = _sample_rarity(intent.terms, sample)
+    sampled = _sampled_counts(intent.terms, sample)
+    priors = [_sample_prior(count, len(sample)) for count in sampled]
     order = sorted(range(len(intent.terms)), key=lambda i: -intent.terms[i].weight * priors[i])
     folded = _Folded(text)
     budget = max(1, SCAN_CHARS // max(1, len(text)))
@@ -1165,9 +1166,8 @@ def find_matches(
     per_term: list[list[tuple[int, int]]] = []
     complete: list[bool] = []
     chosen_terms: list[int] = []
-    joined_sample = '\n'.join(sample)
     # A compound several sampled lines hold is common: what to match, not its words (see `COMPOUND_LINES`).
-    common = {term.key for term in intent.terms if joined_sample.count(term.key) >= COMPOUND_SAMPLED}
+    common = {term.key for term, count in zip(intent.terms, sampled, strict=True) if count >= COMPOUND_SAMPLED}
     for index in order:
         if priors[index] <= 0:
             continue  # on most sampled lines: it selects nothing
@@ -1339,20 +1339,21 @@ def _diverse(text: str, scored: list[tuple[int, int, float, int, dict[int, float
     return tuple(out)
 
 
-def _sample_rarity(terms: tuple[Term, ...], sample: list[str]) -> list[float]:
-    """Per term, a prior from the sampled lines: 1 when absent, near 0 when on half of them or more.
+def _sampled_counts(terms: tuple[Term, ...], sample: list[str]) -> list[int]:
+    """Per term, its occurrences in the sampled lines (lowered), counted once over the joined sample.
 
-    Occurrences stand in for lines (a C-speed count over the joined sample): a term twice on one line
-    is rare enough not to matter for a prior.
+    Occurrences stand in for lines (a C-speed count): a term twice on one line is rare enough not to matter.
     """
-    if not sample:
-        return [1.0] * len(terms)
     joined = '\n'.join(sample)
-    out: list[float] = []
-    for term in terms:
-        share = min(joined.count(term.key), len(sample)) / len(sample)
-        out.append(0.0 if share >= 0.5 else 1.0 / (1.0 + 8.0 * share))
-    return out
+    return [joined.count(term.key) for term in terms] if sample else [0] * len(terms)
+
+
+def _sample_prior(count: int, sampled_lines: int) -> float:
+    """A term's prior from the sample: 1 when absent, near 0 when on half of the sampled lines or more."""
+    if not sampled_lines:
+        return 1.0
+    share = min(count, sampled_lines) / sampled_lines
+    return 0.0 if share >= 0.5 else 1.0 / (1.0 + 8.0 * share)
 
 
 def _rarity(lines_holding: int, total_lines: int) -> float:

@@ -366,7 +366,7 @@ def _class_picks(
         for span in tracebacks[:3]
         for pick in traceback_picks(view, span, 408.0)
     )
-    final = max((span for span in window if view.content(span).strip()), default=None)
+    final = max(nonblank, default=None)
     summaries = sorted(
         span
         for span, line_class in classes.items()

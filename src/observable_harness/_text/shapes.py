@@ -77,13 +77,14 @@ _CHUNK_CHARS = 16 * 1024
 class TextView:
     """Line lookups over one payload without splitting it."""
 
-    __slots__ = ('_unindented', 'end', 'text', 'total')
+    __slots__ = ('_blocks', '_unindented', 'end', 'text', 'total')
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.total = len(text)
         self._unindented: dict[int, list[int]] = {}
         """Per chunk of the text, where its unindented lines begin (found when first asked)."""
+        self._blocks: bool | None = None
         self.end = self.total - 1 if text.endswith('\n') else self.total
         """End of the last line's content (a final line break does not open another line)."""
 
@@ -94,6 +95,13 @@ class TextView:
 
     def content(self, span: Span) -> str:
         return self.text[span[0] : span[1]]
+
+    @property
+    def has_blocks(self) -> bool:
+        """Whether blank lines part the text's first 64 KB into blocks (looked for once per text)."""
+        if self._blocks is None:
+            self._blocks = self.text.find('\n\n', 0, 64 * 1024) != -1
+        return self._blocks
 
     def last_unindented(self, position: int, window: int) -> int:
         """Where the last line not indented begins in `[position - window, position)` (its newline), or -1.
@@ -623,7 +631,7 @@ STANZA_LINES = 60
 
 
 def _stanza_of(view: TextView, span: Span) -> list[Span]:
-    if view.text.find('\n\n', 0, 64 * 1024) == -1:
+    if not view.has_blocks:
         return []  # no blank lines between blocks: one long list of keys (`sysctl -a`), no stanzas
     previous = view.previous_line(span)
     if previous is None or not view.content(previous).strip():
