@@ -153,6 +153,30 @@ def test_a_dotted_function_is_also_looked_for_by_its_own_name_and_a_file_by_its_
     assert 'MB' not in found and 'mb' not in found, 'a unit is not a thing in the output'
 
 
+def test_a_short_name_is_a_term_and_the_short_words_of_a_sentence_are_not() -> None:
+    found = terms(Intent.gather(prompt='When were gdb and npm installed, and how was the key set?'))
+    assert found['gdb'] is TermKind.word and found['npm'] is TermKind.word
+    assert not {'the', 'and', 'how', 'was', 'key', 'set'} & set(found)
+
+
+def test_program_text_a_command_runs_weighs_less_than_what_the_request_names() -> None:
+    intent = Intent.gather(
+        args={'command': "gdb -batch -ex run --args python3 -c 'import ctypes; ctypes.string_at(0)'"},
+        prompt='Which function in _ctypes.c crashed?',
+    )
+    weight = {term.key: term.weight for term in intent.terms}
+    found = terms(intent)
+    assert weight['import ctypes; ctypes.string_at(0)'] < weight['_ctypes.c'] / 2, 'the program is echoed, not sought'
+    assert weight['ctypes.string_at'] < weight['_ctypes.c'] / 2
+    assert 'python3' not in found, 'the program the debugger runs names the tool, not what is sought'
+
+
+def test_a_path_the_call_was_given_weighs_less_than_the_same_path_the_request_names() -> None:
+    call = {term.key: term.weight for term in Intent.gather(args={'path': 'src/app/models.py'}).terms}
+    asked = {term.key: term.weight for term in Intent.gather(text='Where is src/app/models.py?').terms}
+    assert call['src/app/models.py'] < asked['src/app/models.py']
+
+
 def test_no_usable_words_is_no_intent() -> None:
     assert not Intent.gather(args={}, text='Let me look at this.', prompt='What is it?')
 

@@ -188,6 +188,18 @@ def test_the_alert_class_agrees_on_every_line_of_real_output(real_outputs: dict[
 @pytest.mark.parametrize(
     'line',
     [
+        'Program received signal SIGSEGV, Segmentation fault.',  # gdb
+        "thread 'main' panicked at src/main.rs:2:5:",  # Rust
+        'Invalid read of size 4',  # valgrind
+    ],
+)
+def test_a_crash_a_debugger_or_a_runtime_reports_is_an_error(line: str) -> None:
+    assert classify_line(line) is LineClass.error
+
+
+@pytest.mark.parametrize(
+    'line',
+    [
         'Total tests: run=421 skipped=99',  # CPython's regrtest
         '== Tests result: SUCCESS ==',
         'Result: FAILURE',

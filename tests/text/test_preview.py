@@ -107,6 +107,63 @@ def test_a_long_traceback_at_the_end_keeps_the_innermost_frame_of_the_users_code
     assert preview.text.endswith(f'{exception}\nexit=1')
 
 
+GDB_BANNER = [
+    'warning: File "/opt/py/bin/python3.12-gdb.py" auto-loading has been declined by your `auto-load safe-path`.',
+    'To enable execution of this file add',
+    '\tadd-auto-load-safe-path /opt/py/bin/python3.12-gdb.py',
+    'line to your configuration file "/home/dev/.config/gdb/gdbinit".',
+    '[Thread debugging using libthread_db enabled]',
+    'Using host libthread_db library "/lib/x86_64-linux-gnu/libthread_db.so.1".',
+]
+
+
+def gdb_backtrace(frames: int) -> str:
+    crash = [
+        '',
+        'Program received signal SIGSEGV, Segmentation fault.',
+        '__strlen_avx2 () at ../sysdeps/x86_64/multiarch/strlen-avx2.S:76',
+        '76\t../sysdeps/x86_64/multiarch/strlen-avx2.S: No such file or directory.',
+        '#0  __strlen_avx2 () at ../sysdeps/x86_64/multiarch/strlen-avx2.S:76',
+        '#1  0x00007ffff715a608 in parse_header (buf=0x0, size=-1) at src/reader/header.c:212',
+    ]
+    rest = [
+        f'#{n}  0x00007ffff7c{n:05x} in dispatch_{n} (ctx=0x5555{n:04x}, flags=<optimized out>) at src/loop.c:{n * 7}'
+        for n in range(2, frames)
+    ]
+    return '\n'.join([*GDB_BANNER * 3, *crash, *rest])
+
+
+def test_a_crash_in_the_middle_shows_its_signal_and_innermost_frames() -> None:
+    text = gdb_backtrace(40)
+    for intent in (None, Intent.gather(text='Let me get a backtrace.', prompt='Why does the reader crash?')):
+        preview = select_preview(text, 1_000, intent=intent)
+        assert_adds_up(preview, text, 1_000)
+        assert 'Program received signal SIGSEGV' in preview.text
+        assert '#0  __strlen_avx2 ()' in preview.text and 'src/reader/header.c:212' in preview.text
+
+
+def test_a_jvm_exception_brings_the_frames_after_it() -> None:
+    lines = [f'12:00:{n % 60:02d} INFO request {n} served in {n % 13} ms' for n in range(300)]
+    lines[150:150] = [
+        'Exception in thread "worker-2" java.lang.IllegalStateException: pool closed',
+        '\tat com.acme.pool.Pool.borrow(Pool.java:88)',
+        '\tat com.acme.api.Handler.handle(Handler.java:41)',
+        '\tat java.base/java.lang.Thread.run(Thread.java:1583)',
+    ]
+    text = '\n'.join(lines)
+    preview = select_preview(text, 1_000)
+    assert_adds_up(preview, text, 1_000)
+    assert 'pool closed' in preview.text and 'Pool.java:88' in preview.text and 'Handler.java:41' in preview.text
+
+
+def test_an_error_among_the_first_lines_read_but_not_classified_is_still_found() -> None:
+    lines = [f'step {n}: compiled module_{n}.o' for n in range(30)]
+    lines[20] = 'fatal error: zlib.h: No such file or directory'
+    text = '\n'.join(lines + [f'step {n}: linked' for n in range(200)])
+    preview = select_preview(text, 600)
+    assert 'fatal error: zlib.h' in preview.text
+
+
 def test_the_outputs_own_count_outranks_what_the_request_selects() -> None:
     # A linter's findings end with its count, then a line about fixes: the count is kept beside the findings
     # the request names, however many of those there are.

@@ -338,7 +338,7 @@ class Intent:
             if not content:
                 continue
             negated, cues = _negated(content) if source != 'args' else (set[str](), set[str]())
-            for term in _extract(content, SOURCE_WEIGHTS[source]):
+            for term in _source_terms(source, content):
                 if term.key in programs or term.key in cues:
                     continue
                 if source == 'args' and (term.key in counts or term.kind is TermKind.flag):
@@ -366,6 +366,45 @@ class Intent:
         ]
         terms.sort(key=lambda term: (-term.weight, -len(term.key)))
         return cls(tuple(terms[:MAX_TERMS]), tuple(sorted(avoid)))
+
+
+ECHOED = 0.3
+"""Weight kept by program text quoted in a command (`-c 'import x; x.run()'`) and the names in it: where
+the output holds them, it mostly echoes the program (a debugger's frames, a shell's trace)."""
+
+
+ARGS_PATH = 0.6
+"""Weight kept by a path the call was given: its output names it back (each finding in the file, the file's
+own headers); a request that names the path as well gives it its full weight back."""
+
+
+def _program_text(quoted: str) -> bool:
+    return ';' in quoted or quoted.count(' ') >= 4
+
+
+def _source_terms(source: str, content: str) -> Iterable[Term]:
+    """The terms of one source; in the call's arguments, program text and paths weigh less (`ECHOED`, `ARGS_PATH`)."""
+    weight = SOURCE_WEIGHTS[source]
+    if source != 'args':
+        yield from _extract(content, weight)
+        return
+    programs: list[str] = []
+
+    def set_aside(match: re.Match[str]) -> str:
+        quoted = next(group for group in match.groups() if group is not None)
+        if not _program_text(quoted):
+            return match.group(0)
+        programs.append(quoted)
+        return ' '
+
+    for term in _extract(_QUOTED.sub(set_aside, content), weight):
+        if term.kind is TermKind.path:
+            term = Term(term.text, term.key, term.kind, term.weight * ARGS_PATH, term.part_of)
+        yield term
+    echoed = weight * ECHOED
+    for program in (program.strip() for program in programs):
+        yield Term(program, program.lower(), TermKind.quoted, _KIND_PRIOR[TermKind.quoted] * echoed)
+        yield from _extract(program, echoed)
 
 
 _LOOK_PAST = re.compile(
@@ -461,6 +500,9 @@ def _programs(arguments: str) -> list[str]:
                     continue  # a flag, a flag's number, a VAR=value assignment
                 program = token.rsplit('/', 1)[-1]
                 out.append(program)
+                if '--args' in tokens[index:]:  # gdb ... --args prog: the program debugged runs too
+                    after = tokens.index('--args', index) + 1
+                    out.extend(tokens[after].rsplit('/', 1)[-1:] if after < len(tokens) else [])
                 if program in _RUNNERS and index + 1 < len(tokens) and tokens[index] == '-m':
                     out.append(tokens[index + 1])  # python -m pytest: the module is the program too
                 if program in _SUBCOMMANDS:
@@ -695,7 +737,26 @@ def _kind(token: str) -> TermKind | None:
         return TermKind.identifier  # OrderedSet, CliRunner
     if len(token) >= _MIN_WORD and token.lower() not in STOPWORDS:
         return TermKind.word
+    if len(token) == 3 and token.isalpha() and token.lower() not in COMMON_SHORT_WORDS:
+        return TermKind.word  # gdb, npm, gcc: a short name, not a word a sentence is made of
     return None
+
+
+COMMON_SHORT_WORDS = frozenset(
+    (
+        *('the', 'and', 'for', 'are', 'but', 'not', 'you', 'all', 'any', 'can', 'had', 'her', 'was', 'one'),
+        *('our', 'out', 'day', 'get', 'got', 'has', 'him', 'his', 'how', 'man', 'new', 'now', 'old', 'see'),
+        *('two', 'way', 'who', 'did', 'its', 'let', 'put', 'say', 'she', 'too', 'use', 'why', 'yes', 'yet'),
+        *('run', 'ran', 'fix', 'add', 'set', 'few', 'far', 'big', 'bad', 'end', 'top', 'try', 'ask', 'own'),
+        *('off', 'via', 'per', 'etc', 'lot', 'log', 'due', 'ago', 'non', 'may', 'men', 'job', 'low', 'key'),
+        *('row', 'max', 'min', 'sum', 'avg', 'raw', 'map', 'err', 'saw', 'bit', 'box', 'bug', 'cut', 'hit'),
+        *('fit', 'gap', 'mix', 'odd', 'pay', 'pro', 'six', 'ten', 'tip', 'win', 'won', 'dir', 'doc', 'src'),
+        *('lib', 'bin', 'tmp', 'var', 'usr', 'opt', 'tab', 'tag', 'age', 'act', 'nor', 'oil', 'sea', 'sit'),
+        *('son', 'sun', 'tax', 'tie', 'als', 'aka', 'eta', 'int', 'str', 'def', 'len', 'obj', 'arg', 'val'),
+        *('led', 'met', 'lay', 'lie', 'sat', 'won', 'cat', 'dog', 'car', 'red', 'hot', 'ice', 'art', 'kid'),
+    )
+)
+"""Three-letter words every request is made of: other three-letter words are names (gdb, npm, gcc, zsh)."""
 
 
 GENERIC_WORDS = frozenset(

@@ -94,6 +94,10 @@ _ALERT_FRAGMENTS = (
     'timed out',
     'return code',
     'returncode',
+    'invalid read',
+    'invalid write',
+    'invalid free',
+    'signal sig',
 )
 
 # Every summary form is anchored at the start of the line, so `match` rejects most lines in a step.
@@ -136,7 +140,7 @@ _WEAK_ERROR = re.compile(
     r'\b(?:segmentation fault|core dumped|undefined reference to|no such file or directory|permission denied|'
     r'command not found|cannot find|could not|couldn\'t|unable to|failed to|non-zero exit|'
     r'returned non-zero|exited with (?:code|status) [1-9]|exit (?:status|code) [1-9]|compilation terminated|'
-    r'aborted|killed|connection refused|timed out)\b',
+    r'aborted|killed|connection refused|timed out|panicked at|invalid (?:read|write|free)|received signal SIG\w+)\b',
     re.IGNORECASE,
 )
 # Anchored at the start of the line (used with `match`); gcc's `note:` lines are found by substring.
@@ -351,6 +355,11 @@ _WEAK_WORDS = (
     'killed',
     'connection refused',
     'timed out',
+    'panicked at',
+    'invalid read',
+    'invalid write',
+    'invalid free',
+    'received signal',
 )
 """Every match of `_WEAK_ERROR` holds one of these, case-folded (the regex ignores case, `ſ` and `K` too)."""
 

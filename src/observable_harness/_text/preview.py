@@ -43,7 +43,18 @@ from .intent import (
 )
 from .lines import LineClass, alert_class, classify_line, classify_lines
 from .scan import literal_places, literal_presence
-from .shapes import Shape, ShapeKind, Span, TextView, census, context, detect, digest, traceback_picks
+from .shapes import (
+    Shape,
+    ShapeKind,
+    Span,
+    TextView,
+    census,
+    context,
+    crash_frames,
+    detect,
+    digest,
+    traceback_picks,
+)
 from .words import shorten_middle
 
 __all__ = ['Offer', 'Preview', 'select_preview']
@@ -67,8 +78,14 @@ MIDDLE_MARKERS = (
     'Exception',
     'FATAL',
     'panic',
+    'signal SIG',
+    'Segmentation fault',
+    'Invalid read',
+    'Invalid write',
 )
 """Literal markers a log's middle is searched for (C-speed); a hit's line is then classified like any other."""
+CRASH_PRIORITY = 905.0
+"""A crash line and the first frames of the stack after it: over the lines a request names (900)."""
 MAX_MIDDLE_HITS = 24
 MIDDLE_SCAN_CHARS = 512 * 1024
 INTENT_GROUPS = 24
@@ -339,7 +356,9 @@ def _class_picks(
         classes = dict(zip(window, classify_lines(contents).classes, strict=True))
     if shape.kind in (ShapeKind.log, ShapeKind.test_run):
         # Shapes with a digest of their own find their failures there; a log's can sit anywhere.
-        for span in _middle_hits(view, head[-1][1] if head else 0, tail[0][0] if tail else view.end):
+        # The middle begins after the head lines classified: the rest of the head is searched like the middle.
+        classified_to = head[:CLASSIFIED_HEAD][-1][1] if head else 0
+        for span in _middle_hits(view, classified_to, tail[0][0] if tail else view.end):
             if span not in classes:
                 content = view.content(span)[:_CLASSIFIED_CHARS]
                 line_class = alert_class(content)
@@ -359,7 +378,13 @@ def _class_picks(
     errors = sorted(span for span, c in classes.items() if c is LineClass.error)
     tail_start = tail[0][0] if tail else view.total
     if errors:
-        out.append((410.0, [_Line(errors[0], limit, role='error')], 'first error'))
+        first = _Line(errors[0], limit, role='error')
+        # A crash line followed by its stack (a debugger's backtrace, a JVM's exception) brings where it happened.
+        frames = [_Line(span, limit, role='traceback') for span in crash_frames(view, errors[0])]
+        if frames:
+            # Where a program crashed answers most questions asked of its output: above what the request names.
+            out.append((CRASH_PRIORITY, [first, *frames], 'first error'))
+        out.append((410.0 - 0.05 if frames else 410.0, [first], 'first error'))
     tracebacks = sorted(span for span in classes if view.content(span).startswith('Traceback (most recent call last)'))
     out.extend(
         (pick.priority, [_Line(s, limit, role='traceback') for s in pick.spans], pick.role)

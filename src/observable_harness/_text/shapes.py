@@ -729,6 +729,33 @@ def traceback_picks(view: TextView, traceback: Span, priority: float) -> list[Pi
     return picks
 
 
+_NATIVE_FRAME = re.compile(
+    r'(?:#\d+\s+\S'  # gdb: `#0  0x... in f (...) at x.c:5`
+    r'|\s+#\d+ 0x'  # AddressSanitizer: `    #0 0x55d in main x.c:5`
+    r'|\s+at \S+\(.*\)\s*$'  # Java, Node, .NET: `\tat a.b.C.m(C.java:12)`
+    r'|\s+\d+: \S'  # Rust: `   0: std::panicking::begin_panic`
+    r'|==\d+==\s+(?:at|by) 0x'  # valgrind: `==12==    at 0x48: f (x.c:5)`
+    r'|\s*frame #\d+:)'  # lldb: `  * frame #0: 0x... a.out`main at x.c:5`
+)
+NATIVE_FRAMES = 2
+"""Frames shown after a crash line: where it happened and what called it."""
+
+
+def crash_frames(view: TextView, span: Span, reach: int = 6) -> list[Span]:
+    """For a crash or exception line, the first frames of the stack printed after it, innermost first (a
+    debugger's backtrace, a JVM's or a sanitizer's stack): at most `NATIVE_FRAMES`, within `reach` lines."""
+    frames: list[Span] = []
+    for line in view.forward(span, reach + NATIVE_FRAMES):
+        if _NATIVE_FRAME.match(view.content(line)):
+            frames.append(line)
+            if len(frames) == NATIVE_FRAMES:
+                break
+        elif frames or reach <= 0:
+            break
+        reach -= 1
+    return frames
+
+
 def _traceback_of(view: TextView, span: Span) -> list[Span]:
     """In a log: for a line a traceback follows (`ERROR ... Exception on /x`), the exception and the
     innermost own frame; for a frame, its source line."""
