@@ -164,6 +164,37 @@ def test_an_error_among_the_first_lines_read_but_not_classified_is_still_found()
     assert 'fatal error: zlib.h' in preview.text
 
 
+def test_an_indented_line_the_request_names_brings_the_lines_it_sits_under() -> None:
+    releases = []
+    for minor in range(40, 0, -1):
+        releases += [
+            f'libfoo (1.{minor}.0-1) stable; urgency=medium',
+            '',
+            f'  * Import 1.{minor}.0',
+            f'    - CVE-2024-{1000 + minor} (bounds check in parser stage {minor})',
+            f'    - CVE-2024-{2000 + minor} (timing leak in handshake {minor})',
+            '',
+            f' -- Dev Eloper <dev@example.org>  Mon, {minor:02d} Jan 2024 10:00:00 +0100',
+            '',
+        ]
+    text = '\n'.join(releases)
+    intent = Intent.gather(prompt='Which release fixed CVE-2024-1017?')
+    preview = select_preview(text, 1_000, intent=intent)
+    assert_adds_up(preview, text, 1_000)
+    assert 'CVE-2024-1017 (bounds check' in preview.text
+    assert 'libfoo (1.17.0-1) stable; urgency=medium' in preview.text, 'the release the entry belongs to'
+
+
+def test_a_list_of_paths_keeps_the_lines_above_it_that_say_what_it_lists() -> None:
+    header = ['Name: libfoo', 'Version: 2.4.1', 'Summary: A library.', 'Location: /srv/venv/lib/site-packages']
+    header += ['Requires: cffi', 'Files:']
+    paths = [f'  libfoo/__pycache__/module_{n:03d}/generated_part_{n % 7}.cpython-311.pyc' for n in range(400)]
+    text = '\n'.join(header + paths)
+    preview = select_preview(text, 1_000)
+    assert_adds_up(preview, text, 1_000)
+    assert 'Location: /srv/venv/lib/site-packages' in preview.text and 'Version: 2.4.1' in preview.text
+
+
 def test_the_outputs_own_count_outranks_what_the_request_selects() -> None:
     # A linter's findings end with its count, then a line about fixes: the count is kept beside the findings
     # the request names, however many of those there are.

@@ -423,12 +423,28 @@ def _class_picks(
             out.append((100.0 - index * 0.01, [_Line(span, limit, role='tail')], 'tail'))
         elif classes.get(span) in noise:
             out.append((10.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
+    # A list of paths under a few lines that say what it lists (`pip show -f`: the package, its version and
+    # location): those lines are its header, read before the last paths.
+    preamble = _preamble(view, head) if shape.kind is ShapeKind.listing and shape.variant == 'find' else 0
     for index, span in enumerate(head):
         if classes.get(span) in plain:
-            out.append((99.0 - index * 0.01, [_Line(span, limit, role='head')], 'head'))
+            rank = 101.0 if index < preamble else 99.0
+            out.append((rank - index * 0.01, [_Line(span, limit, role='head')], 'head'))
         elif classes.get(span) in noise:
             out.append((9.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
     return out
+
+
+PREAMBLE_LINES = 12
+
+
+def _preamble(view: TextView, head: list[Span]) -> int:
+    """How many of a path listing's first lines come before its first path (at most `PREAMBLE_LINES`)."""
+    for index, span in enumerate(head[:PREAMBLE_LINES]):
+        line = view.content(span).strip()
+        if ' ' not in line and ('/' in line or '\\' in line):
+            return index
+    return 0
 
 
 def _holds(text: str, char: str, present: dict[str, bool]) -> bool:

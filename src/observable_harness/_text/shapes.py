@@ -497,8 +497,39 @@ def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
     if kind is ShapeKind.test_run:
         return _failure_block(view, span)
     if kind is ShapeKind.log:
-        return _traceback_of(view, span)
+        return _traceback_of(view, span) or _parents(view, span)
     return []
+
+
+PARENT_LINES = 48
+"""Lines looked back for the lines an indented line sits under."""
+PARENTS = 2
+
+
+def _parents(view: TextView, span: Span) -> list[Span]:
+    """For an indented line, the nearest lines above it indented less, outermost first (at most `PARENTS`): a
+    changelog entry's release, a bytecode line's method, a multi-line record's first line."""
+    content = view.content(span)
+    indent = len(content) - len(content.lstrip(' \t'))
+    if not indent or indent == len(content):
+        return []
+    out: list[Span] = []
+    line: Span | None = span
+    for _ in range(PARENT_LINES):
+        line = view.previous_line(line)
+        if line is None:
+            break
+        text = view.content(line)
+        stripped = text.lstrip(' \t')
+        if not stripped:
+            continue
+        depth = len(text) - len(stripped)
+        if depth < indent:
+            out.append(line)
+            indent = depth
+            if not depth or len(out) == PARENTS:
+                break
+    return out[::-1]
 
 
 def _previous_starting(view: TextView, span: Span, prefix: str, window: int = 256 * 1024) -> Span | None:
