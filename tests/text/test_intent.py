@@ -169,6 +169,9 @@ def test_program_text_a_command_runs_weighs_less_than_what_the_request_names() -
     assert weight['import ctypes; ctypes.string_at(0)'] < weight['_ctypes.c'] / 2, 'the program is echoed, not sought'
     assert weight['ctypes.string_at'] < weight['_ctypes.c'] / 2
     assert 'python3' not in found, 'the program the debugger runs names the tool, not what is sought'
+    formatted = Intent.gather(args={'command': "git log --format='%h %ad %s'"}, prompt='When did kubernetes land?')
+    weights = {term.key: term.weight for term in formatted.terms}
+    assert weights['%h %ad %s'] < weights['kubernet'], 'an output format is how the command prints, not what it printed'
 
 
 def test_a_path_the_call_was_given_weighs_less_than_the_same_path_the_request_names() -> None:

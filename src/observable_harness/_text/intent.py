@@ -378,8 +378,13 @@ ARGS_PATH = 0.6
 own headers); a request that names the path as well gives it its full weight back."""
 
 
+_FORMAT_FIELD = re.compile(r'%[-+ #0-9.]*[A-Za-z(]|\{[\w.:]*\}')
+"""A field of a format a command prints by (`--format='%h %an %s'`, `-f '{{.Names}}'`, `--format '{name}'`)."""
+
+
 def _program_text(quoted: str) -> bool:
-    return ';' in quoted or quoted.count(' ') >= 4
+    """Program text or an output format quoted in a command: what the command does, not what it printed."""
+    return ';' in quoted or quoted.count(' ') >= 4 or _FORMAT_FIELD.search(quoted) is not None
 
 
 def _source_terms(source: str, content: str) -> Iterable[Term]:
