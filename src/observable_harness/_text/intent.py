@@ -758,7 +758,7 @@ COMMON_SHORT_WORDS = frozenset(
         *('fit', 'gap', 'mix', 'odd', 'pay', 'pro', 'six', 'ten', 'tip', 'win', 'won', 'dir', 'doc', 'src'),
         *('lib', 'bin', 'tmp', 'var', 'usr', 'opt', 'tab', 'tag', 'age', 'act', 'nor', 'oil', 'sea', 'sit'),
         *('son', 'sun', 'tax', 'tie', 'als', 'aka', 'eta', 'int', 'str', 'def', 'len', 'obj', 'arg', 'val'),
-        *('led', 'met', 'lay', 'lie', 'sat', 'won', 'cat', 'dog', 'car', 'red', 'hot', 'ice', 'art', 'kid'),
+        *('led', 'met', 'lay', 'lie', 'sat', 'cat', 'dog', 'car', 'red', 'hot', 'ice', 'art', 'kid'),
     )
 )
 """Three-letter words every request is made of: other three-letter words are names (gdb, npm, gcc, zsh)."""

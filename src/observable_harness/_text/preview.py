@@ -53,6 +53,7 @@ from .shapes import (
     crash_frames,
     detect,
     digest,
+    path_line,
     traceback_picks,
 )
 from .words import shorten_middle
@@ -436,13 +437,13 @@ def _class_picks(
 
 
 PREAMBLE_LINES = 12
+"""A path listing's first lines looked at for the lines that say what it lists."""
 
 
 def _preamble(view: TextView, head: list[Span]) -> int:
     """How many of a path listing's first lines come before its first path (at most `PREAMBLE_LINES`)."""
     for index, span in enumerate(head[:PREAMBLE_LINES]):
-        line = view.content(span).strip()
-        if ' ' not in line and ('/' in line or '\\' in line):
+        if path_line(view.content(span)):
             return index
     return 0
 

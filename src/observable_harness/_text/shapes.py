@@ -347,7 +347,7 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     table = _table(view, head, head_lines, sampled)
     if table is not None:
         return table
-    if _over(nonblank, lambda line: ' ' not in line.strip() and ('/' in line or '\\' in line), 0.8):
+    if _over(nonblank, path_line, 0.8):
         return Shape(ShapeKind.listing, 'find')
     if _over(nonblank, lambda line: bool(_KEY_VALUE.match(line)), 0.6):
         return Shape(ShapeKind.key_value, 'pairs')
@@ -475,6 +475,11 @@ _DIR_HEADER = re.compile(r'\S.*:$')
 _INDENT_JSON = re.compile(r'\s*')
 
 
+def path_line(line: str) -> bool:
+    """A line that is one path and nothing else: a row of a `find` listing or of `pip show -f`'s files."""
+    return ' ' not in line.strip() and ('/' in line or '\\' in line)
+
+
 def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
     """Lines to show with `span` so that it can be read: the table's header, the commit, the directory."""
     kind = shape.kind
@@ -504,6 +509,7 @@ def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
 PARENT_LINES = 48
 """Lines looked back for the lines an indented line sits under."""
 PARENTS = 2
+"""Lines above an indented line shown with it: its section and the entry it belongs to."""
 
 
 def _parents(view: TextView, span: Span) -> list[Span]:
@@ -766,7 +772,7 @@ _NATIVE_FRAME = re.compile(
     r'|\s+at \S+\(.*\)\s*$'  # Java, Node, .NET: `\tat a.b.C.m(C.java:12)`
     r'|\s+\d+: \S'  # Rust: `   0: std::panicking::begin_panic`
     r'|==\d+==\s+(?:at|by) 0x'  # valgrind: `==12==    at 0x48: f (x.c:5)`
-    r'|\s*frame #\d+:)'  # lldb: `  * frame #0: 0x... a.out`main at x.c:5`
+    r'|\s*(?:\* )?frame #\d+:)'  # lldb: `  * frame #0: 0x... a.out`main at x.c:5`
 )
 NATIVE_FRAMES = 2
 """Frames shown after a crash line: where it happened and what called it."""
@@ -776,14 +782,13 @@ def crash_frames(view: TextView, span: Span, reach: int = 6) -> list[Span]:
     """For a crash or exception line, the first frames of the stack printed after it, innermost first (a
     debugger's backtrace, a JVM's or a sanitizer's stack): at most `NATIVE_FRAMES`, within `reach` lines."""
     frames: list[Span] = []
-    for line in view.forward(span, reach + NATIVE_FRAMES):
+    for offset, line in enumerate(view.forward(span, reach + NATIVE_FRAMES)):
         if _NATIVE_FRAME.match(view.content(line)):
             frames.append(line)
             if len(frames) == NATIVE_FRAMES:
                 break
-        elif frames or reach <= 0:
-            break
-        reach -= 1
+        elif frames or offset >= reach:
+            break  # the stack ended, or none began near the crash line
     return frames
 
 
