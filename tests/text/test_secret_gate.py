@@ -217,6 +217,44 @@ def test_later_patterns_see_the_text_earlier_ones_replaced(engine: Engine, text:
     assert Scrubber(engine=engine).scrub(text) == EVERYWHERE.scrub(text)
 
 
+_LONG_PIECES = (
+    'https://u:pass1234@h/',
+    'https://u:' + 'p' * 60 + '@h/',  # a secret longer than its placeholder: the text after it moves back
+    'token=[REDACTED',
+    ':x]',
+    '--api-key ',
+    '--',
+    'password=',
+    ' ',
+    '\n',
+    '\u00e9',
+    'a' * 120,  # a run of the characters a flag's name is made of, longer than the stretch looked at around an edit
+    'b-c.' * 5,
+    'x ' * 75,  # more text than a stretch holds: replacements far apart are looked at apart
+)
+
+
+@given(text=st.lists(st.sampled_from(_LONG_PIECES), max_size=40).map(''.join))
+@example('--api-key ' + 'a' * 120 + 'https://u:pass1234@h/ ' + 'x ' * 75 + ' token=abc')
+@example('x ' * 75 + '--api-key https://u:pass1234@h/ password=' + 'x ' * 75 + 'https://u:pass1234@h/--')
+@example('https://u:' + 'p' * 60 + '@h/ ' + 'x ' * 75 + 'b-c.' + 'https://u:pass1234@h/')
+@example('x ' * 75 + 'a' * 120 + 'https://u:pass1234@h/ ' + 'x ' * 75 + 'b-c.' * 5 + 'https://u:pass1234@h/')
+@pytest.mark.parametrize('engine', GATED)
+def test_replacements_are_looked_at_in_stretches_that_say_the_same(engine: Engine, text: str) -> None:
+    # After a pattern's replacements, the next ones' new places are looked for in short stretches of the
+    # edited text rather than in the whole of it, built only when a later pattern runs: the same result,
+    # also where a stretch is too short to say (a long run before a replacement) and the whole is used.
+    # The pattern of one's own matches only across a placeholder, from the start of the run before it: its
+    # places come from the stretches alone.
+    across = SecretPattern('across', re.compile(r'[\w\[:/]+\]@'), gate=(GateForm(r'\]@', reach=2, back=r'[\w\[:/]'),))
+    data = text.encode('utf-8', 'surrogatepass')
+    for extra in ((), (across,)):
+        expected = Scrubber(extra=extra, engine='python').scrub(text)
+        scrubber = Scrubber(extra=extra, engine=engine)
+        assert scrubber.scrub(text) == expected
+        assert scrubber.scrub_utf8(text, data).text == expected.text.encode('utf-8', 'surrogatepass')
+
+
 def test_the_default_forms_pass_the_checks_a_form_of_your_own_gets() -> None:
     """The library's own forms skip the check at import (it costs milliseconds); here they take it."""
     forms = [form for pattern in DEFAULT_PATTERNS for form in pattern.gate]

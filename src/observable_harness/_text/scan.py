@@ -459,14 +459,35 @@ class Gate:
                 out[index] = places
         return out, chars
 
-    def places_near(self, index: int, text: str, low: int, high: int) -> list[int]:
+    def places_near(
+        self, index: int, text: str, low: int, high: int, *, at_start: bool = True, at_end: bool = True
+    ) -> list[int] | None:
         """Where pattern `index` can match in `text` with its gate's form reaching into `[low, high)`.
 
         After an earlier pattern replaced `[low, high)`, these are the places the first scan could not
-        know of: a form reaching into new text begins at most its reach before it.
+        know of: a form reaching into new text begins at most its reach before it. `text` may be a stretch
+        of the text searched: `at_start` / `at_end` say whether it begins at the text's start or ends at its
+        end. `None` when the stretch is too short to say (what it left out could change the answer).
         """
         pattern = self._patterns[index]
-        return pattern.places(text, [(max(0, low - pattern.reach + 1), high)])
+        start = low - pattern.reach + 1
+        if not at_start and (start < 0 or (pattern.back is not None and _run_start(text, start, pattern.back) == 0)):
+            return None
+        if not at_end and high + pattern.longest > len(text):
+            return None
+        return pattern.places(text, [(max(0, start), high)])
+
+    def margins(self, indexes: Sequence[int]) -> tuple[int, int]:
+        """Characters of text before and after a replacement that `places_near` needs for these patterns,
+        with room for a run of characters a form may begin with."""
+        patterns = [self._patterns[index] for index in indexes]
+        before = max((pattern.reach for pattern in patterns), default=0) + BACK_RUN
+        return before, max((pattern.longest for pattern in patterns), default=0)
+
+
+BACK_RUN = 64
+"""Characters a stretch of edited text keeps before a replacement's reach for a run of characters a form
+begins with; a longer run makes the caller look at the whole text."""
 
 
 CROWDED = 64

@@ -551,14 +551,41 @@ def _apply(text: str, edits: Sequence[Edit]) -> str:
     return ''.join(pieces)
 
 
-def _after_edits(gate: Gate, places: Places, text: str, edits: Sequence[Edit], first: int, count: int) -> Places:
-    """The places of patterns `first` on, in `text` after `edits`: moved with the text, dropped where it was
-    replaced, and looked for again next to each replacement, where the new text may make new matches."""
+def _after_edits(
+    gate: Gate, places: Places, text: str, edits: Sequence[Edit], first: int, count: int
+) -> tuple[Places, str | None]:
+    """The places of patterns `first` on, in the text `edits` make of `text`: moved with the text, dropped where
+    it was replaced, and looked for again next to each replacement, where the new text may make new matches.
+
+    The edited text is built only when a short stretch of it around a replacement cannot say (a run of
+    characters a form may begin with reaches past the stretch): building a megabyte to look at a few dozen
+    characters costs a millisecond. Returned with the places: the edited text, if it was built.
+    """
+    later = [index for index in range(first, count) if gate.gated(index)]
+    if not later:  # no later pattern is looked for by place (the last pattern's replacements, say)
+        return {index: at for index, at in places.items() if index < first}, None
+    found = _places_after(gate, places, text, edits, first, later, _stretches(text, edits, gate.margins(later)))
+    if found is not None:
+        return found, None
+    edited = _apply(text, edits)
+    whole = _places_after(gate, places, text, edits, first, later, [(edited, 0, True, True, _replaced(edits))])
+    assert whole is not None  # a stretch that is the whole text always says
+    return whole, edited
+
+
+def _places_after(
+    gate: Gate,
+    places: Places,
+    text: str,
+    edits: Sequence[Edit],
+    first: int,
+    later: list[int],
+    stretches: list[Stretch],
+) -> Places | None:
+    """`_after_edits` looking next to each replacement in `stretches`; `None` if one was too short to say."""
     out: Places = {index: at for index, at in places.items() if index < first}
     crowded = len(edits) > crowding(text)
-    for index in range(first, count):
-        if not gate.gated(index):
-            continue
+    for index in later:
         old = places.get(index, [])
         if old is None or crowded:
             out[index] = None  # too many to follow one by one: search the whole text
@@ -574,12 +601,57 @@ def _after_edits(gate: Gate, places: Places, text: str, edits: Sequence[Edit], f
             if edit < len(edits) and edits[edit][0] <= place:
                 continue  # inside replaced text: gone
             moved.append(place + shift)
-        shift = 0
-        for start, end, new in edits:
-            moved += gate.places_near(index, text, start + shift, start + shift + len(new))
-            shift += len(new) - (end - start)
+        for stretch, offset, at_start, at_end, replaced in stretches:
+            for low, high in replaced:
+                near = gate.places_near(index, stretch, low, high, at_start=at_start, at_end=at_end)
+                if near is None:
+                    return None
+                moved += [offset + place for place in near]
         if moved:
             out[index] = sorted(set(moved))
+    return out
+
+
+Stretch = tuple[str, int, bool, bool, list[tuple[int, int]]]
+"""A stretch of an edited text: its characters, where it begins in the edited text, whether it begins at the
+text's start and whether it ends at its end, and the replacements in it (`[low, high)` in the stretch)."""
+
+
+def _replaced(edits: Sequence[Edit]) -> list[tuple[int, int]]:
+    """Where each of the sorted `edits` left its new text, in the edited text."""
+    out: list[tuple[int, int]] = []
+    grown = 0
+    for start, end, new in edits:
+        out.append((start + grown, start + grown + len(new)))
+        grown += len(new) - (end - start)
+    return out
+
+
+def _stretches(text: str, edits: Sequence[Edit], margins: tuple[int, int]) -> list[Stretch]:
+    """The stretches of the text `edits` (sorted, apart) make of `text` that hold each replacement with
+    `margins` (characters before, after) of the text around it; replacements whose margins meet share one."""
+    before, after = margins
+    out: list[Stretch] = []
+    shift = 0  # edited minus original, before the stretch being built
+    group: list[Edit] = []
+    low = high = 0
+
+    def close() -> None:
+        start, stop = max(0, low), min(len(text), high)
+        moved = _moved(group, -start)
+        out.append((_apply(text[start:stop], moved), start + shift, start == 0, stop == len(text), _replaced(moved)))
+
+    for start, end, new in edits:
+        if group and start - before <= high:
+            group.append((start, end, new))
+            high = end + after
+            continue
+        if group:
+            close()
+            shift += sum(len(edit_new) - (edit_end - edit_start) for edit_start, edit_end, edit_new in group)
+        group, low, high = [(start, end, new)], start - before, end + after
+    if group:
+        close()
     return out
 
 
@@ -789,10 +861,14 @@ class Scrubber:
             anchors.update(found)
         hints: _HintSearch | None = None
         count = len(secrets)
+        pending: list[Edit] = []  # the last replacements made, not yet applied to `text`
         for index, secret in enumerate(secrets):
             gated = gate.gated(index)
             if gated and index not in places:
                 continue
+            if pending:
+                # This pattern runs on the text with the earlier ones' secrets replaced, as it would without a gate.
+                text, hints, pending = _apply(text, pending), None, []
             if not gated:
                 hints = hints or _HintSearch(text)
                 if secret.hints and not any(hints.occurs(hint, secret.ignores_case) for hint in secret.hints):
@@ -808,13 +884,14 @@ class Scrubber:
                 continue
             if segments is not None:
                 segments[:] = _compose(segments, edits, text)
-            if index + 1 == count:
-                return text, counts, edits  # the last pattern's: no later one reads the text they make
-            # The later patterns see the text with this one's secrets replaced, as they would without a gate:
-            # their places move with it, and the new text is looked at for new ones.
-            text, hints = _apply(text, edits), None
-            places = _after_edits(gate, places, text, edits, index + 1, count)
-        return text, counts, []
+            # The later patterns' places move with the replacements, and the new text is looked at for new
+            # ones; the edited text itself is built only if a later pattern has somewhere to run.
+            places, edited = _after_edits(gate, places, text, edits, index + 1, count)
+            if edited is None:
+                pending = edits
+            else:
+                text, hints = edited, None
+        return text, counts, pending
 
     def _scrub_everywhere(self, text: str) -> ScrubResult[str]:
         """No gate: each pattern's hints rule it out or its starts say where to try it."""
