@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from observable_harness._text import intent as intent_module
 from observable_harness._text.intent import Intent, Term, TermKind, _Folded, _scan, find_matches
 from tests.standins import capture
 
@@ -245,3 +248,13 @@ def test_outside_ascii_a_term_is_found_where_its_ascii_letters_match_in_any_case
     term = Term(key, key, TermKind.number if number else TermKind.word, 1.0)
     expected = _scan(text.translate(_ASCII_LOWER), key, limit, whole=number)
     assert _Folded(text).find_all(term, limit) == expected
+    # The same from the UTF-8 a caller already has (a spill's write), searched one term at a time or many at once.
+    utf8 = text.encode('utf-8', 'surrogatepass')
+    assert _Folded(text, utf8).find_all(term, limit) == expected
+    assert _Folded(text, utf8).find_many([term], limit) == [expected]
+    # A common term's search lowers the bytes in growing stretches from the start: the same lines, the same
+    # answer to whether there are more, wherever a stretch ends (inside a term, a line or a character).
+    with patch.object(intent_module, 'LOWERED_STRETCH', 3):
+        folded = _Folded(text, utf8)
+        assert folded.find_all(term, limit) == expected
+        assert folded.find_all(term, limit) == expected  # again, over the stretch the first search lowered

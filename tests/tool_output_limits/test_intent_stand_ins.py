@@ -77,6 +77,16 @@ def test_intent_from_the_call_arguments(tmp_path: Path) -> None:
     assert shown.count('\n') < 20  # a preview, not a page
 
 
+def test_output_outside_ascii_is_searched_in_the_bytes_the_spill_writes(tmp_path: Path) -> None:
+    # A text with characters outside ASCII is searched as the UTF-8 the write needs, encoded once for both:
+    # the request's row is shown, and what was stored is the output, byte for byte.
+    output = SETTINGS.replace('Query Tuning', 'Query Tuning \u2014 r\u00e9glage', 1)
+    shown = stand_in(tmp_path, args={'name': 'random_page_cost'}, output=output)
+    assert 'random_page_cost,4,,Query Tuning' in shown
+    [stored] = [path for path in tmp_path.rglob('*') if path.is_file()]
+    assert stored.read_bytes() == output.encode()
+
+
 def test_intent_from_the_text_of_the_response_that_made_the_call(tmp_path: Path) -> None:
     shown = stand_in(tmp_path, text='The planner may overrate random I/O: let me check random_page_cost.')
     assert ROW in shown

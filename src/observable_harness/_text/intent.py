@@ -958,6 +958,10 @@ class Matches:
         return bool(self.lines)
 
 
+LOWERED_STRETCH = 64 * 1024
+"""Bytes of a text outside ASCII lowered at first for a search of a common term; four times more each time."""
+
+
 class _Folded:
     """Case-insensitive search over a text without lowering a non-ASCII megabyte (3-20x slower than ASCII).
 
@@ -967,13 +971,14 @@ class _Folded:
     one pass over all of them.
     """
 
-    __slots__ = ('_lowered', '_utf8', 'ascii', 'text')
+    __slots__ = ('_lowered', '_lowered_utf8', '_utf8', 'ascii', 'text')
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, utf8: bytes | None = None) -> None:
         self.text = text
         self.ascii = text.isascii()
         self._lowered: str | None = None
-        self._utf8: tuple[bytes, bytes] | None = None
+        self._utf8 = None if self.ascii else utf8
+        self._lowered_utf8: bytes | None = None
 
     @property
     def lowered(self) -> str | None:
@@ -982,14 +987,37 @@ class _Folded:
             self._lowered = self.text.lower()
         return self._lowered
 
-    def _utf8_for(self, term: Term) -> bytes | None:
-        """The bytes `term` is searched in, for a text outside ASCII and a term inside it; else `None`."""
-        if self.ascii or not (term.text if _exact(term) else term.key).isascii():
-            return None
+    @property
+    def utf8(self) -> bytes:
+        """The text as UTF-8 (`surrogatepass`): given by the caller that has it (a spill's write), or made once."""
         if self._utf8 is None:
-            data = self.text.encode('utf-8', 'surrogatepass')
-            self._utf8 = (data, data.lower())
-        return self._utf8[0] if _exact(term) else self._utf8[1]
+            self._utf8 = self.text.encode('utf-8', 'surrogatepass')
+        return self._utf8
+
+    def _in_bytes(self, term: Term) -> bool:
+        """Whether `term` is searched in the UTF-8 bytes: a text outside ASCII and a term inside it."""
+        return not self.ascii and (term.text if _exact(term) else term.key).isascii()
+
+    def _scan_bytes(self, term: Term, key: bytes, limit: int, whole: bool) -> tuple[list[tuple[int, int]], bool]:
+        """`_scan` of the UTF-8 bytes for `term`: as they are, or lowered for a term that ignores case.
+
+        Lowering a megabyte costs more than the search, and a term searched this way is a common one (the
+        engine found it too often to list): the bytes are lowered from the start in growing stretches until
+        the search finds more lines than it wants, which the whole would give the same way.
+        """
+        if _exact(term):
+            return _scan(self.utf8, key, limit, whole=whole)
+        data = self.utf8
+        lowered = self._lowered_utf8 or b''
+        size = max(len(lowered), LOWERED_STRETCH)
+        while True:
+            if len(lowered) < min(size, len(data)):
+                lowered += data[len(lowered) : size].lower()  # ASCII letters only: no byte changes its length
+                self._lowered_utf8 = lowered
+            hits, more = _scan(lowered, key, limit, whole=whole)
+            if more or len(lowered) == len(data):
+                return hits, more
+            size *= 4
 
     def spellings(self, term: Term) -> list[str]:
         """What to search for: the lowered term in lowered ASCII text (or bytes); else the likely spellings."""
@@ -1049,27 +1077,24 @@ class _Folded:
         """`find_many` for a text outside ASCII: ASCII terms in its UTF-8 (one engine pass for them all, or a
         byte search each), other terms by their spellings in the text."""
         literals = [(term.text, False) if _exact(term) else (term.key, True) for term in terms]
-        haystacks = [self._utf8_for(term) for term in terms]
-        in_bytes = [index for index, haystack in enumerate(haystacks) if haystack is not None]
+        in_bytes = [index for index, term in enumerate(terms) if self._in_bytes(term)]
         places = None
-        if engine and in_bytes and self._utf8 is not None:
+        if engine and in_bytes:
             wanted = [literals[index] for index in in_bytes]
-            places = literal_places_utf8(self._utf8[0], wanted, cap_each=PLACES_PER_TERM * limit)
+            places = literal_places_utf8(self.utf8, wanted, cap_each=PLACES_PER_TERM * limit)
         found: list[tuple[list[tuple[int, int]], bool]] = []
         for index, term in enumerate(terms):
-            haystack = haystacks[index]
             whole = _exact(term) or term.kind is TermKind.number
-            at = places[in_bytes.index(index)] if places is not None and haystack is not None else None
-            if haystack is None:
+            if index not in in_bytes:
                 found.append(self._find_text(term, limit))
-            elif at is not None and self._utf8 is not None:
-                found.append(_lines_at(self._utf8[0], at, len(literals[index][0]), limit, whole=whole))
+            elif places is not None and (at := places[in_bytes.index(index)]) is not None:
+                found.append(_lines_at(self.utf8, at, len(literals[index][0]), limit, whole=whole))
             else:
-                found.append(_scan(haystack, literals[index][0].encode(), limit, whole=whole))
+                found.append(self._scan_bytes(term, literals[index][0].encode(), limit, whole))
         offsets = {offset for index in in_bytes for pair in found[index][0] for offset in pair}
-        if not offsets or self._utf8 is None:
+        if not offsets:
             return found
-        chars = char_offsets(self.text, self._utf8[0], offsets)
+        chars = char_offsets(self.text, self.utf8, offsets)
         for index in in_bytes:
             hits, more = found[index]
             found[index] = ([(chars[start], chars[position]) for start, position in hits], more)
@@ -1207,6 +1232,7 @@ def find_matches(
     sample_lines: Iterable[str] = (),
     total_lines: int | None = None,
     weigh: Callable[[str], float] | None = None,
+    utf8: bytes | None = None,
 ) -> Matches:
     """Lines of `text` holding `intent`'s terms, best first.
 
@@ -1215,6 +1241,7 @@ def find_matches(
     scan whole), with a bonus for a whole-token hit and for a hit in the line's first field (a key,
     a table's first column). `weigh(line)` scales a line's score by what the caller's classifier says
     the line is (progress noise down, errors up); it sees only the best `MAX_CANDIDATES` lines.
+    `utf8` is `text` as UTF-8 (`surrogatepass`) when the caller has it: a text outside ASCII is searched there.
     """
     if not intent or not text:
         return Matches()
@@ -1224,7 +1251,7 @@ def find_matches(
     sampled = _sampled_counts(intent.terms, sample)
     priors = [_sample_prior(count, len(sample)) for count in sampled]
     order = sorted(range(len(intent.terms)), key=lambda i: -intent.terms[i].weight * priors[i])
-    folded = _Folded(text)
+    folded = _Folded(text, utf8)
     budget = max(1, SCAN_CHARS // max(1, len(text)))
     per_term_limit = max(48, min(MAX_LINES_PER_TERM, HIT_CHARS // max(1, len(text))))
     scans = 0

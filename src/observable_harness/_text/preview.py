@@ -174,11 +174,14 @@ def select_preview(
     *,
     intent: Intent | None = None,
     offer_chars: int = 0,
+    utf8: bytes | None = None,
 ) -> Preview:
     """At most `budget` characters of `text`, chosen by intent, shape and line class.
 
     `offer_chars` is room to leave when intent finds more lines than fit, for the caller's offer
     to read them back: when `Preview.offer` is set, the preview's text is at most `budget - offer_chars`.
+    `utf8` is `text` as UTF-8 (`surrogatepass`) when the caller has it (a spill writes it): a text outside
+    ASCII is searched for the request's terms there instead of being encoded again.
 
     >>> log = '\\n'.join(['$ make test'] + [f'test {i} ok' for i in range(500)] + ['ERROR: 1 test failed', 'exit=2'])
     >>> preview = select_preview(log, 150)
@@ -227,6 +230,7 @@ def select_preview(
             sample_lines=[view.content(span) for span in (*head[:24], *sample, *tail[-24:])],
             total_lines=estimated_lines,
             weigh=_class_weight(shape),
+            utf8=utf8,
         )
         # The table's header holds the column names a query spelled out: it is context, not the answer.
         top = max((m.score for m in matches.lines if (m.start, m.end) != shape.header), default=0.0)

@@ -61,15 +61,20 @@ class Spill(ReductionAction):
         # The payload is scrubbed, hashed and written on a worker thread while the preview is built here;
         # only the header and the read offer wait for the handle. A store failure propagates, so that
         # `then` takes over.
+        positional = self.preview is not TruncationStrategy.salient
+        intent = None if positional or unit.text is None else env.intent
+        # A text outside ASCII is searched for the request's terms in its UTF-8, which the write needs too:
+        # encoded here once, before the worker starts, rather than once on each side.
+        utf8 = unit.data if intent and unit.text is not None and not unit.text.isascii() else None
         pending = env.begin_store(unit)
         try:
-            positional = self.preview is not TruncationStrategy.salient
             body = stand_in_body(
                 unit,
                 preview_chars=self.preview_chars,
                 preview=self.preview,
-                intent=None if positional or unit.text is None else env.intent,
+                intent=intent,
                 offer_chars=_offer_reserve(env.read_tool_name, unit.key),
+                utf8=utf8,
             )
         except BaseException:
             with contextlib.suppress(Exception):
@@ -182,11 +187,13 @@ def stand_in_body(
     preview: TruncationStrategy = TruncationStrategy.salient,
     intent: Intent | None = None,
     offer_chars: int = 0,
+    utf8: bytes | None = None,
 ) -> StandInBody:
     """The stand-in's lines under its header: a shape sketch for structured values, and the preview.
 
     With a salient preview and `offer_chars`, the preview leaves that room when lines the request names
-    did not all fit, for the read offer `StandInBody.render` adds once the handle is known.
+    did not all fit, for the read offer `StandInBody.render` adds once the handle is known. `utf8` is the
+    unit's text as UTF-8 when the caller has it already (see `select_preview`).
     """
     if unit.text is None:
         return StandInBody([])
@@ -203,7 +210,7 @@ def stand_in_body(
     if preview is TruncationStrategy.salient:
         from .._text.preview import select_preview  # loaded with the first preview, not with the library
 
-        chosen = select_preview(text, preview_chars, intent=intent, offer_chars=offer_chars)
+        chosen = select_preview(text, preview_chars, intent=intent, offer_chars=offer_chars, utf8=utf8)
         parts.append(f'Preview ({_basis(chosen)}):')
         parts.append(chosen.text)
         return StandInBody(parts, chosen, offer_chars)
