@@ -185,6 +185,95 @@ def test_an_indented_line_the_request_names_brings_the_lines_it_sits_under() -> 
     assert 'libfoo (1.17.0-1) stable; urgency=medium' in preview.text, 'the release the entry belongs to'
 
 
+def test_a_name_is_shown_where_it_is_defined_not_where_it_is_used() -> None:
+    # `git blame` of a module: the function is called in many places before it is defined; the request asks who
+    # added it, which the line of its definition answers.
+    lines = [f'{n:08x}a (Dev One 2024-01-{n % 28 + 1:02d} 10:00:00 +0000 {n:4}) x = compute({n})' for n in range(600)]
+    for n in range(10, 440, 10):
+        lines[n] = f'{n:08x}b (Dev Two 2024-02-01 10:00:00 +0000 {n:4})     set_env("NAME_{n}", value)'
+    lines[450] = 'c56e836d22 (Andrew Grigorev 2025-04-12 18:19:55 +0300  450) def set_env(name, value, original):'
+    text = '\n'.join(lines)
+    intent = Intent.gather(prompt='Who added set_env, and when?')
+    preview = select_preview(text, 1_000, intent=intent)
+    assert_adds_up(preview, text, 1_000)
+    assert 'c56e836d22 (Andrew Grigorev 2025-04-12' in preview.text
+
+
+def test_a_label_among_every_jump_into_it_is_found_and_brings_its_first_instructions() -> None:
+    # A disassembly: the function's label once, a jump into it on hundreds of lines, too many to list.
+    lines = ['Disassembly of section .text:', '']
+    for index, name in enumerate(('encoder_new', 'scan_once', 'encoder_call', 'module_init')):
+        lines.append(f'{0x2000 + index * 0x1000:016x} <{name}>:')
+        lines += [
+            f'    {0x2000 + index * 0x1000 + 4 * n:x}:\tjne    {0x2000 + n:x} <{name}+0x{n:x}>' for n in range(400)
+        ]
+        lines.append('')
+    lines[-2] = '    5000:\tjmp    20f0 <PyModuleDef_Init@plt>'
+    text = '\n'.join(lines)
+    intent = Intent.gather(prompt='At what address does scan_once start, and what does it do first?')
+    preview = select_preview(text, 1_000, intent=intent)
+    assert_adds_up(preview, text, 1_000)
+    assert '0000000000003000 <scan_once>:' in preview.text
+    assert '3000:\tjne    2000 <scan_once+0x0>' in preview.text, 'the first instruction after the label'
+
+
+def test_a_few_short_lines_between_two_matches_are_shown_with_them() -> None:
+    # A certificate dump: the request names the certificate, whose issuer and subject lines hold the name; the
+    # dates it asks about sit on the lines between them.
+    blocks = []
+    for n in range(120):
+        name = 'ISRG Root X1' if n == 70 else f'Example Root CA {n}'
+        blocks += [
+            'Certificate:',
+            f'        Issuer: C=US, O=Example Org {n}, CN={name}',
+            '        Validity',
+            f'            Not Before: Jun  4 11:04:38 20{n % 30:02d} GMT',
+            f'            Not After : Jun  4 11:04:38 20{n % 30 + 20:02d} GMT',
+            f'        Subject: C=US, O=Example Org {n}, CN={name}',
+            *[f'            {n:02x}:ad:e8:24:73:f4:14:37:f3:9b:9e:2b:57:28:1c:{k:02x}' for k in range(12)],
+        ]
+    text = '\n'.join(blocks)
+    intent = Intent.gather(prompt='When does the ISRG Root X1 certificate expire?')
+    preview = select_preview(text, 1_000, intent=intent)
+    assert_adds_up(preview, text, 1_000)
+    assert 'CN=ISRG Root X1' in preview.text and 'Not After : Jun  4 11:04:38 2030 GMT' in preview.text
+
+
+def test_a_sentence_the_request_names_is_shown_to_its_end_on_the_next_line() -> None:
+    paragraphs = []
+    for n in range(60):
+        paragraphs += [
+            f'    option_{n}(value, *, strict=False)',
+            f'        If *option_{n}* is set, the parser checks stage {n} of the input and',
+            f'        reports every record it rejects at stage {n}.',
+            '',
+        ]
+    paragraphs[4 * 33 + 1] = '        If *sort_keys* is true (default: ``False``), then the output of'
+    paragraphs[4 * 33 + 2] = '        dictionaries will be sorted by key.'
+    text = '\n'.join(paragraphs)
+    intent = Intent.gather(prompt='What does sort_keys do?')
+    preview = select_preview(text, 1_000, intent=intent)
+    assert_adds_up(preview, text, 1_000)
+    assert 'If *sort_keys* is true' in preview.text and 'dictionaries will be sorted by key.' in preview.text
+
+
+def test_a_test_runs_durations_section_keeps_its_slowest_tests() -> None:
+    # `pytest --durations` ends with a sorted list under its banner: the slowest tests come first, before the
+    # final count; whether the request says so or not.
+    lines = ['============================= test session starts ==============================']
+    lines += [f'tests/test_more.py::Case{n}::test_{n} PASSED{" " * 20}[{n * 100 // 800:3d}%]' for n in range(800)]
+    lines += ['', '============================= slowest 15 durations =============================']
+    lines += [f'{20.44 / (n + 1):.2f}s call     tests/test_recipes.py::Slow{n}::test_{n}' for n in range(15)]
+    lines += ['================= 800 passed in 45.59s ==================']
+    text = '\n'.join(lines)
+    for intent in (None, Intent.gather(prompt='Which tests are the slowest?')):
+        preview = select_preview(text, 1_000, intent=intent)
+        assert_adds_up(preview, text, 1_000)
+        assert '20.44s call     tests/test_recipes.py::Slow0::test_0' in preview.text
+        assert '10.22s call     tests/test_recipes.py::Slow1::test_1' in preview.text
+        assert '800 passed in 45.59s' in preview.text
+
+
 def test_a_list_of_paths_keeps_the_lines_above_it_that_say_what_it_lists() -> None:
     header = ['Name: libfoo', 'Version: 2.4.1', 'Summary: A library.', 'Location: /srv/venv/lib/site-packages']
     header += ['Requires: cffi', 'Files:']

@@ -934,6 +934,8 @@ class LineMatch:
     """Where the line's best term occurs (an offset into the text): a shortened line keeps it in view."""
     terms: tuple[int, ...]
     """Indices into `Matches.terms` of the terms the line holds."""
+    defines: bool = False
+    """The line defines a name the request holds (`def name`, a disassembler's `<name>:`, a signature)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1133,9 +1135,10 @@ def _lines_at(
 
 
 def _quoted_whole(text: str, position: int, size: int) -> bool:
-    """Whether the hit is a whole quoted string: a JSON value or key, a quoted name."""
+    """Whether the hit is a whole quoted string: a JSON value or key, a quoted name, a name marked up in
+    documentation (`*sort_keys*`, ``` ``indent`` ```), where it is explained rather than used."""
     end = position + size
-    return position > 0 and end < len(text) and text[position - 1] == text[end] and text[end] in '"\''
+    return position > 0 and end < len(text) and text[position - 1] == text[end] and text[end] in '"\'`*'
 
 
 def _newline(text: AnyStr) -> AnyStr:
@@ -1213,6 +1216,75 @@ def whole_token(text: str, position: int, size: int) -> bool:
     before = text[position - 1] if position > 0 else ' '
     after = text[position + size] if position + size < len(text) else ' '
     return not _BOUNDARY.match(before) and not _BOUNDARY.match(after)
+
+
+DEFINED = 1.6
+"""A hit where the name is defined (`def name`, `class Name`, a disassembler's `<name>:`, a documented
+signature) counts this much more than one where it is used: a question about a name is about its definition."""
+_DEFINING = re.compile(
+    r'(?:\b(?:def|class|function|func|fn|sub|struct|enum|interface|trait|type|module|macro|const|let|var)|#define)'
+    r'[ \t]+\**$'
+)
+
+
+DEFINITION_FORMS = (
+    ('<', '>:'),
+    ('def ', '('),
+    ('class ', ''),
+    ('function ', ''),
+    ('func ', ''),
+    ('fn ', ''),
+    ('struct ', ''),
+    ('#define ', ''),
+)
+"""How a definition of a name is written (before, after it): a disassembler's label, Python, JavaScript, Go,
+Rust, C."""
+DEFINED_NAMES = 2
+"""Names too common to list whose definitions are looked for (the request's best two)."""
+_NAME = re.compile(r'[a-z_][a-z0-9_]*')
+
+
+def _definitions(folded: _Folded, terms: tuple[Term, ...], complete: list[bool]) -> list[tuple[int, int, int]]:
+    """(term slot, line start, position of the name) of the lines defining a name the scan found on too many
+    lines to list, for the request's first `DEFINED_NAMES` such names that look like code names."""
+    common = [
+        slot
+        for slot, whole in enumerate(complete)
+        if not whole and terms[slot].kind is TermKind.identifier and _NAME.fullmatch(terms[slot].key)
+    ][:DEFINED_NAMES]
+    if not common:
+        return []
+    forms = [(slot, before) for slot in common for before, _ in DEFINITION_FORMS]
+    probes = [
+        Term(f'{before}{terms[slot].text}{after}', f'{before}{terms[slot].key}{after}', TermKind.quoted, 1.0)
+        for slot in common
+        for before, after in DEFINITION_FORMS
+    ]
+    out: list[tuple[int, int, int]] = []
+    for (slot, before), (hits, _) in zip(forms, folded.find_many(probes, DEFINITION_LINES), strict=True):
+        out.extend((slot, start, position + len(before)) for start, position in hits)
+    return out
+
+
+DEFINITION_LINES = 4
+"""Lines defining one name looked at, at most (an overloaded name, a label in two sections)."""
+
+
+def _defined_at(text: str, start: int, end: int, position: int, size: int) -> bool:
+    """Whether the hit at `position` (in the line `[start, end)`) is where a name is defined: after a defining
+    keyword, as a disassembler's label (`<name>:`), or opening a line with `(` and followed by lines indented
+    deeper (a signature over its documentation: pydoc, `help()`, a man page)."""
+    if _DEFINING.search(text, max(start, position - 24), position):
+        return True
+    after = position + size
+    if text.startswith('>:', after):
+        return True
+    if not text.startswith('(', after) or text[start:position].strip(' \t'):
+        return False
+    following = text.find('\n', end + 1)
+    body = text[end + 1 : following if following != -1 else len(text)]
+    indent = position - start
+    return bool(body.strip()) and len(body) - len(body.lstrip(' \t')) > indent
 
 
 _KEY_DELIMITERS = re.compile(r'[=:,|\t]| {2,}')
@@ -1294,6 +1366,10 @@ def find_matches(
     for slot in sources:
         for start, position in per_term[slot]:
             candidates.setdefault(start, {}).setdefault(slot, position)
+    # A name on too many lines to list (a function's label among every jump into it) is still looked for where
+    # it is defined: those lines are what a question about the name wants.
+    for slot, start, position in _definitions(folded, terms, complete):
+        candidates.setdefault(start, {})[slot] = position
     if not candidates:
         return Matches(terms=terms, line_counts=counts, scanned=len(scanned))
     exact: dict[int, str] = {}
@@ -1332,6 +1408,8 @@ def find_matches(
                 else:
                     wanted[slot] = left - 1
     scored: list[tuple[int, int, float, int, dict[int, float]]] = []
+    defining: set[int] = set()
+    defined_rarity = _rarity(1, lines_total)
     for start in chosen:
         end = _line_end(text, start)
         line = text[start:end]
@@ -1354,7 +1432,12 @@ def find_matches(
         values: dict[int, float] = {}
         for slot, position in held.items():
             term = terms[slot]
-            value = term.weight * rarity[slot] * factor
+            # Where a name is defined, it is as rare as a name on one line, however many lines use it (a
+            # function's label among the jumps into it): a question about a name is about its definition.
+            defined = _defined_at(text, start, end, position, len(term.key))
+            value = term.weight * (max(rarity[slot], defined_rarity) * DEFINED if defined else rarity[slot]) * factor
+            if defined:
+                defining.add(start)
             if whole_token(text, position, len(term.key)):
                 value *= 1.5
             if text.startswith(term.text, position):
@@ -1385,7 +1468,8 @@ def find_matches(
         ]
     hit_lines = tuple(tuple(start for start, _ in hits) for hits in per_term)
     hit_positions = tuple(tuple(position for _, position in hits) for hits in per_term)
-    return Matches(_diverse(text, finalists), terms, counts, len(scanned), exact, hit_lines, hit_positions)
+    lines = _diverse(text, finalists, defining)
+    return Matches(lines, terms, counts, len(scanned), exact, hit_lines, hit_positions)
 
 
 _RULE_AT_END = re.compile(r'(?:\(([A-Za-z][\w.-]{2,60})\)|\[([A-Za-z][\w.-]{2,60})\])\s*$')
@@ -1402,7 +1486,9 @@ def _rule(line: str) -> str:
     return found.group(1) if found else ''
 
 
-def _diverse(text: str, scored: list[tuple[int, int, float, int, dict[int, float]]]) -> tuple[LineMatch, ...]:
+def _diverse(
+    text: str, scored: list[tuple[int, int, float, int, dict[int, float]]], defining: set[int]
+) -> tuple[LineMatch, ...]:
     """Lines in the order a reader would want them: each next line the one adding most that is not shown yet.
 
     A term's value halves with each line already taken that holds it, so ten lines naming the same
@@ -1428,7 +1514,7 @@ def _diverse(text: str, scored: list[tuple[int, int, float, int, dict[int, float
             covered[slot] = covered.get(slot, 0) + 1
         if rules[index]:
             shown_rules[rules[index]] = shown_rules.get(rules[index], 0) + 1
-        out.append(LineMatch(start, scored[index][1], gain, scored[index][3], tuple(sorted(values))))
+        out.append(LineMatch(start, scored[index][1], gain, scored[index][3], tuple(sorted(values)), start in defining))
     return tuple(out)
 
 

@@ -53,6 +53,7 @@ from .shapes import (
     crash_frames,
     detect,
     digest,
+    lines_between,
     path_line,
     traceback_picks,
 )
@@ -85,6 +86,12 @@ MIDDLE_MARKERS = (
     'Invalid write',
 )
 """Literal markers a log's middle is searched for (C-speed); a hit's line is then classified like any other."""
+GAP_FILL = 3
+"""Lines between two matches of a request, at most, that are shown with the lesser one instead of a marker."""
+GAP_FILL_CHARS = 160
+"""...if they are short: together no longer than this (a date or two, not a paragraph)."""
+DEFINITION_BODY = 2
+"""Lines after a matched definition that opens a block (a function's label, `def name(...):`) shown with it."""
 CRASH_PRIORITY = 905.0
 """A crash line and the first frames of the stack after it: over the lines a request names (900)."""
 MAX_MIDDLE_HITS = 24
@@ -234,6 +241,7 @@ def select_preview(
         )
         # The table's header holds the column names a query spelled out: it is context, not the answer.
         top = max((m.score for m in matches.lines if (m.start, m.end) != shape.header), default=0.0)
+        strong_spans: list[Span] = []
         for rank, match in enumerate(matches.lines[:INTENT_GROUPS]):
             span = (match.start, match.end)
             # A weak match (a common term alone, a progress line) ranks under what the shape needs.
@@ -245,7 +253,18 @@ def select_preview(
             limit = match_limit * 2 if wide else match_limit
             if rank < CONTEXT_GROUPS:
                 group = [_Line(s, plain_limit, role='context') for s in context(view, shape, span)]
+                if strong:
+                    # A few lines between this match and a better one (a certificate's dates between its issuer
+                    # and subject) read as one passage: shown whole rather than as two lines and a marker.
+                    for other in strong_spans:
+                        between = lines_between(view, other, span, GAP_FILL) or []
+                        if sum(s[1] - s[0] + 1 for s in between) <= GAP_FILL_CHARS:
+                            group += [_Line(s, plain_limit, role='context') for s in between]
+                    strong_spans.append(span)
                 group.append(_Line(span, limit, match.focus, 'intent'))
+                if match.defines and view.content(span).rstrip().endswith((':', '{')):
+                    # A definition that opens a block (`<name>:`, `def name(...):`) brings its first lines.
+                    group += [_Line(s, plain_limit, role='context') for s in view.forward(span, DEFINITION_BODY)]
                 picks.append((base - rank * 0.1, group, 'intent'))
             # Should the whole group not fit, the line alone may.
             picks.append((base - rank * 0.1 - 0.05, [_Line(span, limit, match.focus, 'intent')], 'intent'))

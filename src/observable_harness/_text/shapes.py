@@ -502,8 +502,43 @@ def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
     if kind is ShapeKind.test_run:
         return _failure_block(view, span)
     if kind is ShapeKind.log:
-        return _traceback_of(view, span) or _parents(view, span)
+        return _traceback_of(view, span) or [*_parents(view, span), *_continuation(view, span)]
     return []
+
+
+def lines_between(view: TextView, first: Span, second: Span, most: int) -> list[Span] | None:
+    """The lines strictly between two lines (in either order), if there are at most `most` of them."""
+    low, high = (first, second) if first[0] < second[0] else (second, first)
+    if high[0] - low[1] > (most + 1) * 400:
+        return None  # far apart: not worth walking
+    out: list[Span] = []
+    line: Span | None = low
+    while (line := view.next_line(line)) is not None and line[0] < high[0]:
+        out.append(line)
+        if len(out) > most:
+            return None
+    return out
+
+
+def _continuation(view: TextView, span: Span) -> list[Span]:
+    """For a line of wrapped prose that stops mid-sentence, the next line, which ends it: a line at the same
+    indentation that opens with a lowercase word (documentation, a man page, a changelog entry)."""
+    content = view.content(span).rstrip()
+    if len(content.split()) < PROSE_WORDS or not (content[-1:].isalpha() or content.endswith(',')):
+        return []  # a key, a value, a short label: not a sentence that goes on
+    following = view.next_line(span)
+    if following is None:
+        return []
+    text = view.content(following)
+    stripped = text.lstrip(' \t')
+    indent = len(content) - len(content.lstrip(' \t'))
+    first = stripped.split(' ', 1)[0]
+    prose = first.isalpha() and first.islower() and len(stripped.split()) >= 2
+    return [following] if prose and len(text) - len(stripped) == indent else []
+
+
+PROSE_WORDS = 5
+"""Words a line holds at least to be read as a sentence that may go on in the next line."""
 
 
 PARENT_LINES = 48
@@ -1024,13 +1059,30 @@ _PYTEST_FAILED = re.compile(r'(?:FAILED|ERROR) \S+')
 _FAILURE_BLOCKS = 20
 
 
+SECTION_ROWS = 3
+"""First lines of a section a test run's report ends with (`slowest 15 durations`) shown under its banner."""
+_SECTION_BANNER = re.compile(
+    r'(?:={3,}|-{3,}) (?!.*\b(?:passed|failed|error|errors|skipped|no tests ran)\b)(.+?) (?:={3,}|-{3,})$'
+)
+"""A banner opening a section of a test run's report; not its final count line (`=== 3 passed in 1s ===`)."""
+
+
 def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
-    """A test run: the failed tests' summary lines, where each failure was raised, its first `E` line."""
+    """A test run: the failed tests' summary lines, where each failure was raised, its first `E` line; and
+    the first lines of each section its report ends with (the slowest tests of a sorted durations list)."""
     picks: list[Pick] = []
     for span in tail:
         content = view.content(span)
         if _PYTEST_FAILED.match(content):
             picks.append(Pick(440 - len(picks) * 0.01, (span,), 'failed'))
+    sections = 0
+    for index, span in enumerate(tail[:-1]):
+        if _SECTION_BANNER.match(view.content(span).rstrip()):
+            rows = [row for row in tail[index + 1 : index + 1 + SECTION_ROWS] if view.content(row).strip()]
+            rows = rows[: next((i for i, row in enumerate(rows) if view.content(row).startswith(('=', '-'))), None)]
+            if rows:
+                picks.append(Pick(425 - sections * 0.01, (span, *rows), 'section'))
+                sections += 1
     text = view.text
     # Failure blocks open with `____ test_name ____`; each ends with its location line (`file:line: Error`).
     position, blocks = text.find('\n__'), 0
