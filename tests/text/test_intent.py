@@ -258,3 +258,22 @@ def test_outside_ascii_a_term_is_found_where_its_ascii_letters_match_in_any_case
         folded = _Folded(text, utf8)
         assert folded.find_all(term, limit) == expected
         assert folded.find_all(term, limit) == expected  # again, over the stretch the first search lowered
+
+
+def test_a_formats_name_is_a_term_when_it_names_a_package() -> None:
+    # "as JSON" is the form of the output; "the json package" is a thing the output may list.
+    assert 'json' not in {term.key for term in Intent.gather(prompt='Show the settings as JSON.').terms}
+    assert 'json' in {term.key for term in Intent.gather(prompt='Where did apt install the json package?').terms}
+
+
+def test_a_word_is_searched_by_its_stem_and_preferred_as_written() -> None:
+    # `windowed` finds `window` and `windows` too, but the line naming `windowed` itself, whole, comes first.
+    lines = [f'windowed_complete\tmore.py\t/^def windowed_complete(iterable, n):$/;"\tf\tline:{n}' for n in range(3)]
+    lines += [f'sliding_window_{n}\tmore.py\t/^def sliding_window_{n}(iterable):$/;"\tf\tline:{n}' for n in range(9)]
+    lines.insert(7, 'windowed\tmore.py\t/^def windowed(seq, n, fillvalue=None, step=1):$/;"\tf\tline:1020')
+    text = '\n'.join(lines)
+    intent = Intent.gather(prompt='Where is windowed defined?')
+    [term] = [term for term in intent.terms if term.key == 'window']
+    assert term.text == 'windowed'
+    best = find_matches(text, intent).lines[0]
+    assert text[best.start : best.end].startswith('windowed\tmore.py')

@@ -274,6 +274,21 @@ def test_a_test_runs_durations_section_keeps_its_slowest_tests() -> None:
         assert '800 passed in 45.59s' in preview.text
 
 
+def test_a_long_line_named_by_its_key_keeps_the_value_after_the_columns_padding() -> None:
+    # `file /usr/bin/*` pads every name to one column: the value the request asks about begins after the padding.
+    lines = [
+        f'/usr/bin/tool{n}:{" " * 40}ELF 64-bit LSB pie executable, x86-64, version 1 (SYSV), dynamically linked, '
+        f'interpreter /lib64/ld-linux-x86-64.so.2, BuildID[sha1]={n:040x}, for GNU/Linux 3.2.0, stripped'
+        for n in range(400)
+    ]
+    lines[200] = lines[200].replace('/usr/bin/tool200:', '/usr/bin/gdb:    ').replace('pie executable', 'executable')
+    text = '\n'.join(lines)
+    preview = select_preview(text, 1_000, intent=Intent.gather(prompt='Is /usr/bin/gdb a PIE executable?'))
+    assert_adds_up(preview, text, 1_000)
+    [shown] = [line for line in preview.text.splitlines() if line.startswith('/usr/bin/gdb:')]
+    assert 'ELF 64-bit LSB executable, x86-64' in shown
+
+
 def test_a_list_of_paths_keeps_the_lines_above_it_that_say_what_it_lists() -> None:
     header = ['Name: libfoo', 'Version: 2.4.1', 'Summary: A library.', 'Location: /srv/venv/lib/site-packages']
     header += ['Requires: cffi', 'Files:']

@@ -715,6 +715,12 @@ _FORMATS = frozenset(
 )
 
 
+_NAMED_AFTER = re.compile(
+    r'[ \t]+(?:package|module|library|lib|crate|gem|extension|plugin|directory|folder|dir)s?\b', re.IGNORECASE
+)
+"""After a format's name, a word that makes it the name of a thing (`the json package`)."""
+
+
 def _kind(token: str) -> TermKind | None:
     if token.startswith('-') and len(token) > 2 and not token[1:].replace('-', '').isdigit():
         return TermKind.flag if len(token.lstrip('-')) >= 3 else None
@@ -857,6 +863,8 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
         if len(token) < 2 or len(token) > _MAX_TERM_CHARS:
             continue
         kind = _kind(token)
+        if kind is None and token.lower() in _FORMATS and _NAMED_AFTER.match(content, match.end()):
+            kind = TermKind.word  # "the json package", "the yaml module": a name, not the output's form
         if kind is None:
             continue
         weight = _KIND_PRIOR[kind] * source_weight
@@ -865,7 +873,9 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
                 weight *= NAME_BOOST  # "Claude", "Sonnet", "Postgres" mid-sentence: a name, not a common word
             elif token.lower() in GENERIC_WORDS:
                 weight *= GENERIC_WEIGHT
-            token = _stem(token.lower())
+            # Searched by its stem (`windowed` finds `window`), spelled as written where the output has it so.
+            yield Term(token.lower(), _stem(token.lower()), kind, weight)
+            continue
         yield Term(token, token.lower(), kind, weight)
         if kind is TermKind.path:
             # A path's last part names the same thing where the output prints paths relative to elsewhere.
@@ -1440,8 +1450,10 @@ def find_matches(
                 defining.add(start)
             if whole_token(text, position, len(term.key)):
                 value *= 1.5
-            if text.startswith(term.text, position):
-                value *= 1.2  # spelled as asked: Py_ENABLE_SHARED over PY_ENABLE_SHARED
+            if text.startswith(term.text, position) and (
+                term.kind is not TermKind.word or whole_token(text, position, len(term.text))
+            ):
+                value *= 1.2  # spelled as asked: Py_ENABLE_SHARED over PY_ENABLE_SHARED; a word whole, as written
             if key_end[0] <= position - start < key_end[1]:
                 value *= 1.4  # a key, a first column
             if _quoted_whole(text, position, len(term.key)):

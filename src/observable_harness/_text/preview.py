@@ -535,8 +535,10 @@ def _shorten_around(line: str, limit: int, focus: int) -> tuple[str, int, int]:
     shortened, kept = shorten_middle(line, limit, head_share=0.75)
     head_kept = int(kept * 0.75)
     if focus < head_kept - 20:
-        # A hit near the start (a key, a row's first column): keep what follows it, the value.
-        wanted = focus + FOCUS_FOLLOW
+        # A hit near the start (a key, a row's first column): keep what follows it, the value (from where it
+        # begins, past the key's delimiter and the padding that aligns a column).
+        value = _AFTER_KEY.match(line, focus)
+        wanted = (value.end() if value is not None else focus) + FOCUS_FOLLOW
         if head_kept < wanted:
             return (*shorten_middle(line, limit, head_share=min(1.0, wanted / kept)), 1)
         return shortened, kept, 1
@@ -559,6 +561,10 @@ def _shorten_around(line: str, limit: int, focus: int) -> tuple[str, int, int]:
         pieces.append(f' …[{len(line) - stop:,} chars cut]…')
         cuts += 1
     return ''.join(pieces), head + (stop - start), cuts
+
+
+_AFTER_KEY = re.compile(r'\S*[\s:=]*')
+"""From a hit: the rest of its token, then the delimiter and padding before the value that follows it."""
 
 
 _FULL = 8
