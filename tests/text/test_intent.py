@@ -277,3 +277,22 @@ def test_a_word_is_searched_by_its_stem_and_preferred_as_written() -> None:
     assert term.text == 'windowed'
     best = find_matches(text, intent).lines[0]
     assert text[best.start : best.end].startswith('windowed\tmore.py')
+
+
+@given(
+    text=st.lists(st.sampled_from(['ab', 'AB', 'a_b', '12', 'ERR', ' ', '\n', '-', 'x']), max_size=200).map(''.join),
+    key=st.sampled_from(['ab', 'a_b', '12', 'err']),
+    number=st.booleans(),
+    limit=st.integers(min_value=1, max_value=5),
+)
+def test_an_ascii_text_lowered_in_stretches_finds_what_the_whole_lowered_finds(
+    text: str, key: str, number: bool, limit: int
+) -> None:
+    # A common term's search lowers the text from its start in growing stretches, only as far as the lines it
+    # wants: the same lines, and the same answer to whether there are more, as searching the whole text lowered.
+    term = Term(key, key, TermKind.number if number else TermKind.word, 1.0)
+    expected = _scan(text.lower(), key, limit, whole=number)
+    with patch.object(intent_module, 'LOWERED_STRETCH', 3):
+        folded = _Folded(text)
+        assert folded.find_all(term, limit) == expected
+        assert folded.find_all(term, limit) == expected

@@ -970,8 +970,29 @@ class Matches:
         return bool(self.lines)
 
 
+def _scan_lowering(
+    source: AnyStr, lowered: AnyStr, key: AnyStr, limit: int, whole: bool
+) -> tuple[list[tuple[int, int]], bool, AnyStr]:
+    """`_scan` of `source` lowered (ASCII letters only, so no character changes its length), and the lowered
+    stretch made: `lowered` is the part lowered by an earlier search.
+
+    Lowering a megabyte costs more than a search stopping at its first lines, and a term searched this way
+    is a common one (a multi-literal engine found it too often to list, or there is none): the text is lowered
+    from the start in growing stretches until the search finds more lines than it wants, which the whole
+    would give the same way.
+    """
+    size = max(len(lowered), LOWERED_STRETCH)
+    while True:
+        if len(lowered) < min(size, len(source)):
+            lowered = cast('AnyStr', lowered + source[len(lowered) : size].lower())
+        hits, more = _scan(lowered, key, limit, whole=whole)
+        if more or len(lowered) == len(source):
+            return hits, more, lowered
+        size *= 4
+
+
 LOWERED_STRETCH = 64 * 1024
-"""Bytes of a text outside ASCII lowered at first for a search of a common term; four times more each time."""
+"""Characters (or bytes) of a text lowered at first for a search of a common term; four times more each time."""
 
 
 class _Folded:
@@ -993,13 +1014,6 @@ class _Folded:
         self._lowered_utf8: bytes | None = None
 
     @property
-    def lowered(self) -> str | None:
-        """The text lowered, for an ASCII text (made on first use: it costs a pass over the text)."""
-        if self._lowered is None and self.ascii:
-            self._lowered = self.text.lower()
-        return self._lowered
-
-    @property
     def utf8(self) -> bytes:
         """The text as UTF-8 (`surrogatepass`): given by the caller that has it (a spill's write), or made once."""
         if self._utf8 is None:
@@ -1011,25 +1025,11 @@ class _Folded:
         return not self.ascii and (term.text if _exact(term) else term.key).isascii()
 
     def _scan_bytes(self, term: Term, key: bytes, limit: int, whole: bool) -> tuple[list[tuple[int, int]], bool]:
-        """`_scan` of the UTF-8 bytes for `term`: as they are, or lowered for a term that ignores case.
-
-        Lowering a megabyte costs more than the search, and a term searched this way is a common one (the
-        engine found it too often to list): the bytes are lowered from the start in growing stretches until
-        the search finds more lines than it wants, which the whole would give the same way.
-        """
+        """`_scan` of the UTF-8 bytes for `term`: as they are, or lowered for a term that ignores case."""
         if _exact(term):
             return _scan(self.utf8, key, limit, whole=whole)
-        data = self.utf8
-        lowered = self._lowered_utf8 or b''
-        size = max(len(lowered), LOWERED_STRETCH)
-        while True:
-            if len(lowered) < min(size, len(data)):
-                lowered += data[len(lowered) : size].lower()  # ASCII letters only: no byte changes its length
-                self._lowered_utf8 = lowered
-            hits, more = _scan(lowered, key, limit, whole=whole)
-            if more or len(lowered) == len(data):
-                return hits, more
-            size *= 4
+        hits, more, self._lowered_utf8 = _scan_lowering(self.utf8, self._lowered_utf8 or b'', key, limit, whole)
+        return hits, more
 
     def spellings(self, term: Term) -> list[str]:
         """What to search for: the lowered term in lowered ASCII text (or bytes); else the likely spellings."""
@@ -1053,9 +1053,12 @@ class _Folded:
     def _find_text(self, term: Term, limit: int) -> tuple[list[tuple[int, int]], bool]:
         if _exact(term):
             return _scan(self.text, term.text, limit, whole=True)
-        if (lowered := self.lowered) is not None:
+        if self.ascii:
             # A number inside a longer number (3.1 in 3.11, 200 in 2001) is another number.
-            return _scan(lowered, term.key, limit, whole=term.kind is TermKind.number)
+            hits, more, self._lowered = _scan_lowering(
+                self.text, self._lowered or '', term.key, limit, term.kind is TermKind.number
+            )
+            return hits, more
         found: dict[int, int] = {}
         more = False
         for variant in self.spellings(term):
