@@ -289,6 +289,56 @@ def test_a_long_line_named_by_its_key_keeps_the_value_after_the_columns_padding(
     assert 'ELF 64-bit LSB executable, x86-64' in shown
 
 
+def test_a_profile_under_a_preamble_keeps_its_totals_and_top_rows() -> None:
+    # `callgrind_annotate`: settings and a totals line between rules, then the table sorted by cost (numbers
+    # with thousands separators); its top rows answer "what costs the most", request or not.
+    rule = '-' * 80
+    lines = [
+        rule,
+        "Profile data file 'callgrind.out.4122' (creator: callgrind-3.19.0)",
+        rule,
+        'I1 cache: ',
+        'D1 cache: ',
+    ]
+    lines += ['Events recorded:  Ir', 'Events shown:     Ir', 'Thresholds:       99', '', rule, 'Ir', rule]
+    lines += ['74,029,158 (100.0%)  PROGRAM TOTALS', '', rule, 'Ir                  file:function', rule]
+    costs = [7_809_732 - n * 5_000 for n in range(1_200)]
+    lines += [
+        f'{cost:>10,} ({cost / 740_291.58:5.2f}%)  ???:func_{n} [/usr/lib/libexample.so]'
+        for n, cost in enumerate(costs)
+    ]
+    text = '\n'.join(lines)
+    for intent in (None, Intent.gather(prompt='Which function costs the most instructions?')):
+        preview = select_preview(text, 1_000, intent=intent)
+        assert_adds_up(preview, text, 1_000)
+        assert '74,029,158 (100.0%)  PROGRAM TOTALS' in preview.text
+        assert ' 7,809,732 (10.55%)  ???:func_0 ' in preview.text and ' 7,804,732 (10.54%)  ???:func_1 ' in preview.text
+
+
+def test_a_fuller_history_shows_when_a_matched_commit_was_authored() -> None:
+    commits = []
+    for n in range(300):
+        subject = (
+            'Merge pull request #1155 from rhettinger/optimize_islice_extended' if n == 150 else f'Tidy module {n}'
+        )
+        commits += [
+            f'commit {n:040x}',
+            'Author:     Bo Bayles <bbayles@example.com>',
+            f'AuthorDate: Thu Apr {n % 28 + 1:2d} 15:30:58 2026 -0500',
+            'Commit:     GitHub <noreply@github.com>',
+            f'CommitDate: Thu Apr {n % 28 + 1:2d} 15:30:58 2026 -0500',
+            '',
+            f'    {subject}',
+            '',
+        ]
+    text = '\n'.join(commits)
+    preview = select_preview(
+        text, 1_000, intent=Intent.gather(prompt='When was the islice_extended optimization merged?')
+    )
+    assert_adds_up(preview, text, 1_000)
+    assert f'commit {150:040x}' in preview.text and 'AuthorDate: Thu Apr 11 15:30:58 2026 -0500' in preview.text
+
+
 def test_a_list_of_paths_keeps_the_lines_above_it_that_say_what_it_lists() -> None:
     header = ['Name: libfoo', 'Version: 2.4.1', 'Summary: A library.', 'Location: /srv/venv/lib/site-packages']
     header += ['Requires: cffi', 'Files:']

@@ -255,7 +255,7 @@ _OTHER_TESTS_MARKS = ('PASS', 'FAIL', '=== RUN ', 'test ')
 """Every line `_OTHER_TESTS` matches holds one of these."""
 _KEY_VALUE = re.compile(r'\s*["\']?[\w.\-/\[\]@$]+["\']?\s*(?:=|:(?=\s|$))\s*')
 _RULE = re.compile(r'\s*[-=+|: ]*[-=]{3,}[-=+|: ]*\s*$')
-_NUMBER = re.compile(r'-?\d+(?:[.,]\d+)?(?:/\d+)?%?$')
+_NUMBER = re.compile(r'-?\d{1,3}(?:,\d{3})+(?:\.\d+)?%?$|-?\d+(?:[.,]\d+)?(?:/\d+)?%?$')
 _DIFF_START = ('diff --git ', 'diff -', '--- a/', 'Index: ')
 
 
@@ -366,6 +366,11 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
     for index, line in enumerate(head_lines[1:12], start=1):
         if _RULE.match(line) and line.count('-') + line.count('=') >= 8 and head_lines[index - 1].strip():
             delimiter = '|' if '|' in head_lines[index - 1] else ' '
+            header = index - 1 if delimiter == '|' else _header_above_rows(head_lines, index - 1)
+            if header != index - 1:
+                # A preamble under rules of its own: the header is the line over the rows, with what stands above it.
+                extra = [head[i] for i in range(max(0, header - 4), header) if head_lines[i].strip()]
+                return _table_shape(view, head, head_lines, header, delimiter, tuple(extra), 'aligned')
             extra = [head[i] for i in range(max(0, index - 4), index - 1) if head_lines[i].strip()]
             return _table_shape(view, head, head_lines, index - 1, delimiter, (*extra, head[index]), 'aligned')
     for delimiter, variant in ((',', 'csv'), ('\t', 'tsv'), ('|', 'pipes'), (';', 'csv')):
@@ -389,10 +394,44 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
         if _over(rows, _at_least(len(words) - 1), 0.8) and _over(
             rows, lambda row: any(_NUMBER.match(field) for field in row.split()), 0.8
         ):
+            index = _header_above_rows(head_lines, index)
             extra = tuple(head[i] for i in range(max(0, index - 4), index) if head_lines[i].strip())
             return _table_shape(view, head, head_lines, index, ' ', extra, 'aligned')
         return None
     return None
+
+
+ROWS_RUN = 3
+"""Lines in a row opening with a number that are taken for a table's rows when looking for the header above them."""
+
+
+def _header_above_rows(lines: list[str], index: int) -> int:
+    """The header right above the first run of rows that open with a number, when a preamble (a profiler's
+    settings and totals, `callgrind_annotate`'s) sits between the first line that reads like a header and
+    the rows; otherwise `index`."""
+    start = -1
+    run = 0
+    for position in range(index + 1, len(lines)):
+        line = lines[position]
+        if not line.strip() or _RULE.match(line):
+            continue
+        if _NUMBER.match(line.split()[0]):
+            if not run:
+                start = position
+            run += 1
+            if run == ROWS_RUN:
+                break
+        else:
+            run = 0
+    if run < ROWS_RUN:
+        return index
+    for position in range(start - 1, index, -1):
+        line = lines[position]
+        if not line.strip() or _RULE.match(line):
+            continue
+        words = line.split()
+        return position if all(any(ch.isalpha() for ch in word) for word in words) else index
+    return index
 
 
 def _at_least(fields: int) -> Callable[[str], bool]:
@@ -593,8 +632,8 @@ def _commit_context(view: TextView, span: Span) -> list[Span]:
         content = view.content(line)
         if content.startswith('commit '):
             break
-        if content.startswith('Date:'):
-            out.append(line)
+        if content.startswith(('Date:', 'AuthorDate:')):
+            out.append(line)  # when (`--pretty=fuller` names the author's date `AuthorDate:`)
         elif content.startswith('    '):
             if line != span:
                 out.append(line)  # the subject
