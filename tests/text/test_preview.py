@@ -339,6 +339,26 @@ def test_a_fuller_history_shows_when_a_matched_commit_was_authored() -> None:
     assert f'commit {150:040x}' in preview.text and 'AuthorDate: Thu Apr 11 15:30:58 2026 -0500' in preview.text
 
 
+def test_an_output_of_no_known_shape_with_nothing_flagged_keeps_both_its_ends() -> None:
+    # `apt-config dump`: the settings asked about most sit at the top, the command line at the end; without a
+    # request, the first lines are kept as well as the last, as a cut by position would keep them.
+    lines = [
+        'APT "";',
+        'APT::Architecture "amd64";',
+        'APT::Build-Essential "";',
+        'APT::Build-Essential:: "build-essential";',
+    ]
+    lines += ['APT::Install-Recommends "1";', 'APT::Install-Suggests "0";']
+    sections = ('Cache::Show', 'Get::Update', 'Cmd::Pattern-Only', 'DPkg::Lock::Timeout', 'Keep-Downloaded')
+    lines += [f'Binary::apt::APT::{sections[n % 5]}{"::Sub" * (n % 4)} "{"x" * (n % 7) or n}";' for n in range(400)]
+    lines += ['CommandLine "";', 'CommandLine::AsString "apt-config dump";']
+    text = '\n'.join(lines)
+    preview = select_preview(text, 1_000)
+    assert_adds_up(preview, text, 1_000)
+    assert 'APT::Install-Recommends "1";' in preview.text and 'APT::Install-Suggests "0";' in preview.text
+    assert 'CommandLine::AsString "apt-config dump";' in preview.text
+
+
 def test_a_list_of_paths_keeps_the_lines_above_it_that_say_what_it_lists() -> None:
     header = ['Name: libfoo', 'Version: 2.4.1', 'Summary: A library.', 'Location: /srv/venv/lib/site-packages']
     header += ['Requires: cffi', 'Files:']

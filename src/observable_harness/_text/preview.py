@@ -444,14 +444,21 @@ def _class_picks(
     noise = (LineClass.repeated, LineClass.progress)
     for index, span in enumerate(reversed(tail)):
         if classes.get(span) in plain:
-            out.append((100.0 - index * 0.01, [_Line(span, limit, role='tail')], 'tail'))
+            step = 0.02 if shape.kind is ShapeKind.log else 0.01  # a log's last lines alternate with its first
+            out.append((100.0 - index * step, [_Line(span, limit, role='tail')], 'tail'))
         elif classes.get(span) in noise:
             out.append((10.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
     # A list of paths under a few lines that say what it lists (`pip show -f`: the package, its version and
     # location): those lines are its header, read before the last paths.
     preamble = _preamble(view, head) if shape.kind is ShapeKind.listing and shape.variant == 'find' else 0
+    # An output of no known shape with nothing flagged in it (a settings dump, a dry run, a list of names)
+    # says what it is at both ends: its first and last lines alternate, as a cut by position would keep them.
+    balanced = shape.kind is ShapeKind.log
     for index, span in enumerate(head):
         if classes.get(span) in plain:
+            if balanced:
+                out.append((100.0 - index * 0.02 - 0.015, [_Line(span, limit, role='head')], 'head'))
+                continue
             rank = 101.0 if index < preamble else 99.0
             out.append((rank - index * 0.01, [_Line(span, limit, role='head')], 'head'))
         elif classes.get(span) in noise:
