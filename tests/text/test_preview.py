@@ -142,6 +142,16 @@ def test_a_crash_in_the_middle_shows_its_signal_and_innermost_frames() -> None:
         assert '#0  __strlen_avx2 ()' in preview.text and 'src/reader/header.c:212' in preview.text
 
 
+def test_a_spills_utf8_is_searched_for_markers_in_place_of_the_text() -> None:
+    # A spill hands its UTF-8 to the preview: an ASCII text's markers are found in it, at the same places.
+    lines = [f'12:00:{n % 60:02d} INFO request {n} served in {n % 13} ms' for n in range(3_000)]
+    lines[1_800] = '12:30:00 ERROR request 1800 failed: connection reset by peer'
+    text = '\n'.join(lines)
+    preview = select_preview(text, 1_000, utf8=text.encode())
+    assert 'ERROR request 1800 failed: connection reset by peer' in preview.text
+    assert preview == select_preview(text, 1_000)
+
+
 def test_a_jvm_exception_brings_the_frames_after_it() -> None:
     lines = [f'12:00:{n % 60:02d} INFO request {n} served in {n % 13} ms' for n in range(300)]
     lines[150:150] = [
@@ -502,3 +512,6 @@ def test_any_preview_fits_its_budget_and_adds_up(text: str, budget: int, words: 
         assert preview.offer.pattern in text
         assert len(preview.text) <= budget - offer  # the offer's room was left
     assert select_preview(text, budget, intent=intent, offer_chars=offer) == preview
+    # A spill hands over the UTF-8 its write needs: searched in place of the text, the same preview.
+    utf8 = text.encode('utf-8', 'surrogatepass')
+    assert select_preview(text, budget, intent=intent, offer_chars=offer, utf8=utf8) == preview

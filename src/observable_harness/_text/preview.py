@@ -42,7 +42,7 @@ from .intent import (
     whole_token,
 )
 from .lines import LineClass, alert_class, classify_line, classify_lines
-from .scan import literal_places, literal_presence
+from .scan import literal_places, literal_places_utf8, literal_presence
 from .shapes import (
     Shape,
     ShapeKind,
@@ -274,7 +274,7 @@ def select_preview(
         (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
         for pick in digest(view, shape, head, tail, sample, counted)
     )
-    picks.extend(_class_picks(view, shape, head, tail, plain_limit))
+    picks.extend(_class_picks(view, shape, head, tail, plain_limit, utf8))
     picks.sort(key=lambda item: -item[0])
 
     # A diagnostics census is not a line of the output: a bracketed note above the excerpt, out of its room.
@@ -361,7 +361,7 @@ def _class_weight(shape: Shape) -> Callable[[str], float] | None:
 
 
 def _class_picks(
-    view: TextView, shape: Shape, head: list[Span], tail: list[Span], limit: int
+    view: TextView, shape: Shape, head: list[Span], tail: list[Span], limit: int, utf8: bytes | None = None
 ) -> list[tuple[float, list[_Line], str]]:
     """Lines by class, as a salient excerpt ranks them; error words in data and prose do not count."""
     quiet = shape.kind in QUIET_SHAPES or shape.kind is ShapeKind.diagnostics
@@ -382,7 +382,7 @@ def _class_picks(
         # Shapes with a digest of their own find their failures there; a log's can sit anywhere.
         # The middle begins after the head lines classified: the rest of the head is searched like the middle.
         classified_to = head[:CLASSIFIED_HEAD][-1][1] if head else 0
-        for span in _middle_hits(view, classified_to, tail[0][0] if tail else view.end):
+        for span in _middle_hits(view, classified_to, tail[0][0] if tail else view.end, utf8):
             if span not in classes:
                 content = view.content(span)[:_CLASSIFIED_CHARS]
                 line_class = alert_class(content)
@@ -485,7 +485,7 @@ def _holds(text: str, char: str, present: dict[str, bool]) -> bool:
     return held
 
 
-def _middle_hits(view: TextView, begin: int, end: int) -> list[Span]:
+def _middle_hits(view: TextView, begin: int, end: int, utf8: bytes | None = None) -> list[Span]:
     text = view.text
     begin = max(begin, end - MIDDLE_SCAN_CHARS)
     if end <= begin:
@@ -493,7 +493,11 @@ def _middle_hits(view: TextView, begin: int, end: int) -> list[Span]:
     found: dict[int, Span] = {}
     # One pass of a multi-literal engine finds every marker at once; without one (or with markers on most
     # lines, where the engine would report each), one search per marker, each stopping at the lines it needs.
-    places = literal_places(text[begin:end], _MIDDLE_LITERALS, cap_each=MIDDLE_PLACES)
+    # An ASCII text's UTF-8 (a spill's write has it) is its characters: scanned in place, not copied twice.
+    if utf8 is not None and text.isascii() and len(utf8) == len(text):
+        places = literal_places_utf8(memoryview(utf8)[begin:end], _MIDDLE_LITERALS, cap_each=MIDDLE_PLACES)
+    else:
+        places = literal_places(text[begin:end], _MIDDLE_LITERALS, cap_each=MIDDLE_PLACES)
     present: dict[str, bool] = {}
     for index, marker in enumerate(MIDDLE_MARKERS):
         if len(found) >= MAX_MIDDLE_HITS:

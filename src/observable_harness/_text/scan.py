@@ -223,7 +223,7 @@ class _Hyperscan:
         self._database.scan(data, match_event_handler=on_match, scratch=scratch)
         return hits
 
-    def scan_capped(self, data: bytes, cap: int) -> tuple[list[tuple[int, int]], bool]:
+    def scan_capped(self, data: bytes | memoryview, cap: int) -> tuple[list[tuple[int, int]], bool]:
         """Like `scan`, stopping after `cap` hits: the hits, and whether it stopped."""
         scratch = self._scratch()
         hits: list[tuple[int, int]] = []
@@ -585,7 +585,7 @@ def literal_places(text: str, literals: Sequence[tuple[str, bool]], *, cap_each:
 
 
 def literal_places_utf8(
-    data: bytes, literals: Sequence[tuple[str, bool]], *, cap_each: int
+    data: bytes | memoryview, literals: Sequence[tuple[str, bool]], *, cap_each: int
 ) -> list[list[int] | None] | None:
     """`literal_places` over UTF-8 bytes (a text outside ASCII, encoded): byte offsets, for ASCII literals
     (ignoring case folds ASCII letters only). `None` when there is no engine or a literal is not ASCII."""
@@ -597,7 +597,7 @@ def literal_places_utf8(
         return None
 
 
-def _places(data: bytes, literals: tuple[tuple[str, bool], ...], cap_each: int) -> list[list[int] | None]:
+def _places(data: bytes | memoryview, literals: tuple[tuple[str, bool], ...], cap_each: int) -> list[list[int] | None]:
     hits, stopped = _literal_scanner(literals, first_only=False).scan_capped(data, cap_each * len(literals) + 1)
     places: list[list[int] | None] = [[] for _ in literals]
     if stopped:

@@ -63,9 +63,11 @@ class Spill(ReductionAction):
         # `then` takes over.
         positional = self.preview is not TruncationStrategy.salient
         intent = None if positional or unit.text is None else env.intent
-        # A text outside ASCII is searched for the request's terms in its UTF-8, which the write needs too:
-        # encoded here once, before the worker starts, rather than once on each side.
-        utf8 = unit.data if intent and unit.text is not None and not unit.text.isascii() else None
+        # The preview searches the UTF-8 the write needs too, encoded here once before the worker starts: an ASCII
+        # text's (a copy) for its markers, another's (a real encode) only when there are request terms to find.
+        text = unit.text
+        wanted = text is not None and not positional and (text.isascii() or bool(intent))
+        utf8 = unit.data if wanted else None
         pending = env.begin_store(unit)
         try:
             body = stand_in_body(
