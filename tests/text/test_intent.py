@@ -296,3 +296,13 @@ def test_an_ascii_text_lowered_in_stretches_finds_what_the_whole_lowered_finds(
         folded = _Folded(text)
         assert folded.find_all(term, limit) == expected
         assert folded.find_all(term, limit) == expected
+
+
+def test_a_commit_hash_that_opens_with_a_digit_is_a_term() -> None:
+    keys = {
+        term.key for term in Intent.gather(prompt='What did commit 6294fa6 change, and what is at 0x7f3a2c90?').terms
+    }
+    assert {'6294fa6', '0x7f3a2c90'} <= keys
+    assert '1234567' not in {
+        term.key for term in Intent.gather(prompt='Order 1234567 shipped.').terms if term.kind.value == 'identifier'
+    }

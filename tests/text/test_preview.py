@@ -369,6 +369,22 @@ def test_an_output_of_no_known_shape_with_nothing_flagged_keeps_both_its_ends() 
     assert 'CommandLine::AsString "apt-config dump";' in preview.text
 
 
+def test_a_line_of_preprocessed_c_brings_the_marker_naming_its_header() -> None:
+    # `gcc -E`: declarations from many headers, each run of them under a `# line "file"` marker.
+    lines = ['# 0 "hello.c"', '# 1 "/usr/include/stdio.h" 1 3 4']
+    for n in range(60):
+        lines += [f'# {27 + n * 10} "/usr/include/{"stdio" if n % 2 else "stdlib"}.h" 3 4', '', '']
+        lines += [f'extern int func_{n}_{k} (const char *__restrict __s, int __n);' for k in range(8)]
+    lines[lines.index('extern int func_41_3 (const char *__restrict __s, int __n);')] = (
+        'extern int printf (const char *__restrict __format, ...);'
+    )
+    text = '\n'.join(lines)
+    preview = select_preview(text, 1_000, intent=Intent.gather(prompt='Which header declares printf?'))
+    assert_adds_up(preview, text, 1_000)
+    assert 'extern int printf (const char *__restrict __format, ...);' in preview.text
+    assert '# 437 "/usr/include/stdio.h" 3 4' in preview.text
+
+
 def test_a_list_of_paths_keeps_the_lines_above_it_that_say_what_it_lists() -> None:
     header = ['Name: libfoo', 'Version: 2.4.1', 'Summary: A library.', 'Location: /srv/venv/lib/site-packages']
     header += ['Requires: cffi', 'Files:']

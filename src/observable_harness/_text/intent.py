@@ -69,6 +69,8 @@ _TOKEN = re.compile(r'(?<![\w\-])-{1,2}[A-Za-z][\w\-]*(?:=[^\s,;]+)?|[\w./\\:\-\
 _TRIM = '.,;:!?)([]{}"\'`<>'
 _SETTING = re.compile(r'[A-Za-z_][\w.\-]*=[\w.\-]+')
 _IDENTIFIER = re.compile(r'[A-Za-z_][\w]*(?:[.:\-][\w]+)*')
+_HEX_ID = re.compile(r'(?:0x)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,64}', re.IGNORECASE)
+"""A hexadecimal id with letters and digits, seven characters or more: a commit, a hash, an address."""
 _NUMBER = re.compile(r'\d[\d.,:]*')
 _STEM_SUFFIXES = ('ing', 'ed', 'es', 's')
 
@@ -729,6 +731,8 @@ def _kind(token: str) -> TermKind | None:
     if _NUMBER.fullmatch(token):
         digits = sum(ch.isdigit() for ch in token)
         return TermKind.number if digits >= 3 or '.' in token else None
+    if _HEX_ID.fullmatch(token):
+        return TermKind.identifier  # a commit, an object id, an address: 6294fa6, 0x7f3a2c
     if '.' in token:
         stem, _, ext = token.rpartition('.')
         if stem and ext.isalpha() and 1 <= len(ext) <= 5 and ext.islower() and (ext in _EXTENSIONS or '_' in ext):

@@ -541,7 +541,11 @@ def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
     if kind is ShapeKind.test_run:
         return _failure_block(view, span)
     if kind is ShapeKind.log:
-        return _traceback_of(view, span) or [*_parents(view, span), *_continuation(view, span)]
+        return _traceback_of(view, span) or [
+            *_source_marker(view, span),
+            *_parents(view, span),
+            *_continuation(view, span),
+        ]
     return []
 
 
@@ -574,6 +578,33 @@ def _continuation(view: TextView, span: Span) -> list[Span]:
     first = stripped.split(' ', 1)[0]
     prose = first.isalpha() and first.islower() and len(stripped.split()) >= 2
     return [following] if prose and len(text) - len(stripped) == indent else []
+
+
+_SOURCE_MARKER = re.compile(r'# \d+ "[^"]+"(?: \d)*$|==> .+ <==$')
+"""A line saying which file the lines after it come from: the C preprocessor's `# 328 "/usr/include/stdio.h"`,
+`tail`'s and `head`'s `==> app.log <==`."""
+SOURCE_MARKER_CHARS = 16 * 1024
+"""How far back a line's file marker is looked for."""
+
+
+def _source_marker(view: TextView, span: Span) -> list[Span]:
+    """For a line of output that interleaves several files, the marker naming the file it comes from."""
+    if _SOURCE_MARKER.match(view.content(span)):
+        return []
+    floor = max(0, span[0] - SOURCE_MARKER_CHARS)
+    for prefix in ('# ', '==> '):
+        position = view.text.rfind('\n' + prefix, floor, span[0])
+        for _ in range(SOURCE_MARKER_TRIES):  # comments (`# ...`) are not markers: a few looked at, no more
+            if position == -1:
+                break
+            line = view.line_at(position + 1)
+            if _SOURCE_MARKER.match(view.content(line)):
+                return [line]
+            position = view.text.rfind('\n' + prefix, floor, position)
+    return []
+
+
+SOURCE_MARKER_TRIES = 8
 
 
 PROSE_WORDS = 5
