@@ -306,3 +306,13 @@ def test_a_commit_hash_that_opens_with_a_digit_is_a_term() -> None:
     assert '1234567' not in {
         term.key for term in Intent.gather(prompt='Order 1234567 shipped.').terms if term.kind.value == 'identifier'
     }
+
+
+def test_names_a_command_lists_weigh_less_than_the_ones_the_request_also_names() -> None:
+    names = 'curl gdb valgrind sqlite3 git make cmake strace nodejs tmux vim jq prometheus tree zstd'
+    intent = Intent.gather(args={'command': f'dpkg -s {names}'}, prompt='Which version of gdb is installed?')
+    weight = {term.key: term.weight for term in intent.terms}
+    assert weight['gdb'] > 2 * weight['valgrind']
+    # A query's names are not a list: they keep their weight.
+    query = Intent.gather(args={'command': 'psql -c "select table_name, column_name, data_type from columns"'})
+    assert {'table_name', 'column_name', 'data_type'} <= {term.key for term in query.terms}

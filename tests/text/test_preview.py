@@ -385,6 +385,42 @@ def test_a_line_of_preprocessed_c_brings_the_marker_naming_its_header() -> None:
     assert '# 437 "/usr/include/stdio.h" 3 4' in preview.text
 
 
+def test_package_records_show_the_asked_packages_with_their_versions() -> None:
+    # `dpkg -s` of many packages: records of `Key: value` fields whose descriptions go on in indented lines. The
+    # command lists every package; the request names two, whose records and versions are what it wants.
+    names = ['curl', 'gdb', 'valgrind', 'sqlite3', 'git', 'make', 'cmake', 'strace', 'tmux', 'vim', 'jq', 'tree']
+    records = []
+    for n, name in enumerate(names):
+        records += [
+            f'Package: {name}',
+            'Status: install ok installed',
+            'Priority: optional',
+            'Section: devel',
+            f'Installed-Size: {1000 + n * 37}',
+            'Maintainer: Debian Maintainers <team@example.org>',
+            'Architecture: amd64',
+            f'Version: {n + 1}.{n * 3}-{n % 4}',
+            f'Depends: libc6 (>= 2.34), libgdb-helper{n} (>= 1.0), libstdc++6 (>= 12), zlib1g (>= 1:1.2.0)',
+            f'Description: the {name} tool',
+            *[
+                f' A long description of {name}, line {k}, which says what it does and how it is used.'
+                for k in range(8)
+            ],
+            '',
+        ]
+    text = '\n'.join(records)
+    intent = Intent.gather(
+        args={'command': 'dpkg -s ' + ' '.join(names)}, prompt='Which versions of gdb and curl are installed?'
+    )
+    preview = select_preview(text, 1_000, intent=intent)
+    assert preview.shape == 'key_value'
+    assert_adds_up(preview, text, 1_000)
+    assert 'Package: gdb' in preview.text and 'Version: 2.3-1' in preview.text
+    assert 'Package: curl' in preview.text and 'Version: 1.0-0' in preview.text
+    # Without a request, records keep their first fields as well as their last, as a cut by position would.
+    assert 'Version: 1.0-0' in select_preview(text, 1_000).text
+
+
 def test_a_list_of_paths_keeps_the_lines_above_it_that_say_what_it_lists() -> None:
     header = ['Name: libfoo', 'Version: 2.4.1', 'Summary: A library.', 'Location: /srv/venv/lib/site-packages']
     header += ['Requires: cffi', 'Files:']

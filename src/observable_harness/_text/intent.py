@@ -336,6 +336,7 @@ class Intent:
             ('prompt', prompt),
         )
         avoid: set[str] = set()
+        said: dict[str, set[str]] = {}  # per term, the sources that name it
         for source, content in sources:
             if not content:
                 continue
@@ -348,6 +349,7 @@ class Intent:
                 if term.kind is TermKind.word and term.key in negated:
                     avoid.add(term.key)
                     continue
+                said.setdefault(term.key, set()).add(source)
                 known = weights.get(term.key)
                 if known is None:
                     weights[term.key] = (term, term.weight)
@@ -361,13 +363,29 @@ class Intent:
                         Term(best.text, best.key, best.kind, best.weight, part_of),
                         min(known[1] + term.weight * 0.5, 2.0 * _KIND_PRIOR[best.kind]),
                     )
+        # Arguments that list many names (the packages of `dpkg -s a b c ...`, a batch of files) say what was
+        # asked for; the request says which of them matters. Named only there, each weighs less the longer the list.
+        in_list = _listed_names(arguments)
+        listed = {key for key, named in said.items() if named == {'args'} and key in in_list}
+        share = min(1.0, LISTED_ARGS / len(listed)) if listed and len(said) > len(listed) else 1.0
         terms = [
-            Term(term.text, term.key, term.kind, weight, term.part_of)
+            Term(term.text, term.key, term.kind, weight * (share if term.key in listed else 1.0), term.part_of)
             for term, weight in weights.values()
             if term.key not in avoid  # said once to look past: the other mention is likely the same phrase
         ]
         terms.sort(key=lambda term: (-term.weight, -len(term.key)))
         return cls(tuple(terms[:MAX_TERMS]), tuple(sorted(avoid)))
+
+
+LISTED_ARGS = 6
+"""Names listed in the call's arguments (and nowhere else) that keep their full weight; more share it."""
+_LIST_RUN = re.compile(r'(?:(?<=\s)|^)(?:[\w.+@-]+\s+){5,}[\w.+@-]+(?=\s|$)')
+"""Six or more bare names in a row, apart only by spaces: a list (`curl gdb valgrind ...`), not a query or code."""
+
+
+def _listed_names(arguments: str) -> set[str]:
+    """The keys of the names the arguments list in a row (see `_LIST_RUN`)."""
+    return {name.lower() for run in _LIST_RUN.finditer(arguments) for name in run.group(0).split()}
 
 
 ECHOED = 0.3
@@ -1158,6 +1176,14 @@ def _quoted_whole(text: str, position: int, size: int) -> bool:
     return position > 0 and end < len(text) and text[position - 1] == text[end] and text[end] in '"\'`*'
 
 
+_KEY_BEFORE_VALUE = re.compile(r'[ \t]*[\w.-]+[ \t]*[:=][ \t]*')
+
+
+def _whole_value(text: str, start: int, end: int, position: int, size: int) -> bool:
+    """Whether the hit is the whole value of a `Key: value` line (`Package: gdb`, `name = cryptography`)."""
+    return not text[position + size : end].strip() and _KEY_BEFORE_VALUE.fullmatch(text, start, position) is not None
+
+
 def _newline(text: AnyStr) -> AnyStr:
     return cast('AnyStr', '\n' if isinstance(text, str) else b'\n')
 
@@ -1463,8 +1489,10 @@ def find_matches(
                 value *= 1.2  # spelled as asked: Py_ENABLE_SHARED over PY_ENABLE_SHARED; a word whole, as written
             if key_end[0] <= position - start < key_end[1]:
                 value *= 1.4  # a key, a first column
-            if _quoted_whole(text, position, len(term.key)):
-                value *= 1.5  # the whole of a quoted value or key (`"name": "hyperscan"`): it names the thing
+            if _quoted_whole(text, position, len(term.key)) or _whole_value(text, start, end, position, len(term.key)):
+                value *= (
+                    1.5  # the whole of a quoted value or key, or a key's value (`Package: gdb`): it names the thing
+                )
             values[slot] = value
             if value > best:
                 focus, best = position, value

@@ -444,7 +444,7 @@ def _class_picks(
     noise = (LineClass.repeated, LineClass.progress)
     for index, span in enumerate(reversed(tail)):
         if classes.get(span) in plain:
-            step = 0.02 if shape.kind is ShapeKind.log else 0.01  # a log's last lines alternate with its first
+            step = 0.02 if shape.kind in (ShapeKind.log, ShapeKind.key_value) else 0.01  # alternating with the first
             out.append((100.0 - index * step, [_Line(span, limit, role='tail')], 'tail'))
         elif classes.get(span) in noise:
             out.append((10.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
@@ -453,7 +453,7 @@ def _class_picks(
     preamble = _preamble(view, head) if shape.kind is ShapeKind.listing and shape.variant == 'find' else 0
     # An output of no known shape with nothing flagged in it (a settings dump, a dry run, a list of names)
     # says what it is at both ends: its first and last lines alternate, as a cut by position would keep them.
-    balanced = shape.kind is ShapeKind.log
+    balanced = shape.kind in (ShapeKind.log, ShapeKind.key_value)
     for index, span in enumerate(head):
         if classes.get(span) in plain:
             if balanced:

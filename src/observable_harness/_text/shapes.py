@@ -351,7 +351,28 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.listing, 'find')
     if _over(nonblank, lambda line: bool(_KEY_VALUE.match(line)), 0.6):
         return Shape(ShapeKind.key_value, 'pairs')
+    if _stanzas(nonblank):
+        return Shape(ShapeKind.key_value, 'stanzas')
     return Shape(ShapeKind.log)
+
+
+_STANZA_KEY = re.compile(r'([A-Z][\w-]*): ')
+_LOG_LEVELS = frozenset(('INFO', 'WARNING', 'WARN', 'ERROR', 'DEBUG', 'CRITICAL', 'FATAL', 'TRACE', 'NOTICE', 'NOTE'))
+
+
+def _stanzas(lines: list[str]) -> bool:
+    """Records of `Key: value` fields whose long values go on in indented lines (`dpkg -s`, `apt-cache show`,
+    `pip show`, mail and HTTP headers): most unindented lines open with a capitalised key, and the keys vary
+    (a log's `INFO:` and `ERROR:` are levels, not keys)."""
+    unindented = [line for line in lines if not line[:1].isspace()]
+    if len(unindented) < max(4, 0.4 * len(lines)):
+        return False
+    keys = [found.group(1) for line in unindented if (found := _STANZA_KEY.match(line))]
+    return (
+        len(keys) >= 0.8 * len(unindented)
+        and len(set(keys)) >= 4
+        and sum(key.upper() in _LOG_LEVELS for key in keys) < 0.2 * len(keys)
+    )
 
 
 def _fields(line: str, delimiter: str) -> list[str]:
@@ -772,20 +793,28 @@ STANZA_LINES = 60
 """Lines looked back for the blank line a stanza starts after."""
 
 
+STANZA_FIELDS = 12
+"""Lines after a stanza's first line looked at for its version."""
+
+
 def _stanza_of(view: TextView, span: Span) -> list[Span]:
     if not view.has_blocks:
         return []  # no blank lines between blocks: one long list of keys (`sysctl -a`), no stanzas
     previous = view.previous_line(span)
     if previous is None or not view.content(previous).strip():
-        # The stanza's first line: the keys that follow it say which one it is (a version, a source).
-        out: list[Span] = []
-        for following in view.forward(span, 4):
+        # The stanza's first line: the keys that follow it say which one it is (its version first, wherever
+        # it sits among the first fields; then the next key).
+        fields: list[Span] = []
+        for following in view.forward(span, STANZA_FIELDS):
             text = view.content(following)
-            if not text.strip() or len(out) == 2:
+            if not text.strip():
                 break
             if not text[:1].isspace():
-                out.append(following)
-        return out
+                fields.append(following)
+        version = next((field for field in fields if view.content(field).lower().startswith('version')), None)
+        out = [version] if version is not None else []
+        out += [field for field in fields if field != version][: 2 - len(out)]
+        return sorted(out)
     above = list(view.backward(span, STANZA_LINES))
     blank = next((index for index, before in enumerate(above) if not view.content(before).strip()), None)
     if blank is None and len(above) == STANZA_LINES:
