@@ -421,6 +421,27 @@ def test_package_records_show_the_asked_packages_with_their_versions() -> None:
     assert 'Version: 1.0-0' in select_preview(text, 1_000).text
 
 
+def test_an_option_too_long_to_share_its_line_brings_its_help_under_it() -> None:
+    # `node --help`: a long option's help starts on the next line, indented under the short options' help.
+    lines = ['Usage: node [options] [ script.js ] [arguments]', '', 'Options:']
+    for n in range(300):
+        if n == 170:
+            lines += [
+                '  --heapsnapshot-near-heap-limit=...',
+                '                              Generate heap snapshots whenever V8 is',
+                '                              approaching the heap limit.',
+            ]
+        lines.append(f'  --option-{n:<3}                  what option {n} turns on for the process')
+    text = '\n'.join(lines)
+    intent = Intent.gather(prompt='What does --heapsnapshot-near-heap-limit do?')
+    preview = select_preview(text, 1_000, intent=intent)
+    assert_adds_up(preview, text, 1_000)
+    assert (
+        '--heapsnapshot-near-heap-limit=...' in preview.text
+        and 'Generate heap snapshots whenever V8 is' in preview.text
+    )
+
+
 def test_a_list_of_paths_keeps_the_lines_above_it_that_say_what_it_lists() -> None:
     header = ['Name: libfoo', 'Version: 2.4.1', 'Summary: A library.', 'Location: /srv/venv/lib/site-packages']
     header += ['Requires: cffi', 'Files:']

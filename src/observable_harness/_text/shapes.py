@@ -566,6 +566,7 @@ def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
             *_source_marker(view, span),
             *_parents(view, span),
             *_continuation(view, span),
+            *_description(view, span),
         ]
     return []
 
@@ -626,6 +627,22 @@ def _source_marker(view: TextView, span: Span) -> list[Span]:
 
 
 SOURCE_MARKER_TRIES = 8
+
+
+def _description(view: TextView, span: Span) -> list[Span]:
+    """For a line that is a single name (an option too long to share its line with its help, `@INC:`), the line
+    under it indented deeper: what the name is, or its first entry."""
+    content = view.content(span)
+    stripped = content.strip()
+    if not stripped or len(stripped.split()) != 1:
+        return []
+    following = view.next_line(span)
+    if following is None:
+        return []
+    text = view.content(following)
+    under = text.lstrip(' \t')
+    depth = len(content) - len(content.lstrip(' \t'))
+    return [following] if under and len(text) - len(under) > depth else []
 
 
 PROSE_WORDS = 5
