@@ -316,3 +316,9 @@ def test_names_a_command_lists_weigh_less_than_the_ones_the_request_also_names()
     # A query's names are not a list: they keep their weight.
     query = Intent.gather(args={'command': 'psql -c "select table_name, column_name, data_type from columns"'})
     assert {'table_name', 'column_name', 'data_type'} <= {term.key for term in query.terms}
+
+
+def test_an_escape_sequence_in_a_command_is_no_path() -> None:
+    command = 'perl -MConfig -e \'print join("\\n", Config::config_re(".*")), "\\n"\''
+    assert '\\n' not in {term.key for term in Intent.gather(args={'command': command}).terms}
+    assert 'c:\\users\\dev' in {term.key for term in Intent.gather(args={'command': 'dir C:\\Users\\dev'}).terms}

@@ -69,6 +69,8 @@ _TOKEN = re.compile(r'(?<![\w\-])-{1,2}[A-Za-z][\w\-]*(?:=[^\s,;]+)?|[\w./\\:\-\
 _TRIM = '.,;:!?)([]{}"\'`<>'
 _SETTING = re.compile(r'[A-Za-z_][\w.\-]*=[\w.\-]+')
 _IDENTIFIER = re.compile(r'[A-Za-z_][\w]*(?:[.:\-][\w]+)*')
+_ESCAPES = re.compile(r'(?:\\[\\abfnrtv0"\'/]|\\x[0-9a-fA-F]{2}|[/\\])+')
+"""Only escape sequences and separators (`\\n`, `\\t`, `/`): nothing a path names."""
 _HEX_ID = re.compile(r'(?:0x)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,64}', re.IGNORECASE)
 """A hexadecimal id with letters and digits, seven characters or more: a commit, a hash, an address."""
 _NUMBER = re.compile(r'\d[\d.,:]*')
@@ -745,7 +747,7 @@ def _kind(token: str) -> TermKind | None:
     if token.startswith('-') and len(token) > 2 and not token[1:].replace('-', '').isdigit():
         return TermKind.flag if len(token.lstrip('-')) >= 3 else None
     if '/' in token or '\\' in token:
-        return TermKind.path
+        return None if _ESCAPES.fullmatch(token) else TermKind.path
     if _NUMBER.fullmatch(token):
         digits = sum(ch.isdigit() for ch in token)
         return TermKind.number if digits >= 3 or '.' in token else None
