@@ -1546,18 +1546,22 @@ def _diverse(
     """
     covered: dict[int, int] = {}
     rules = [_rule(text[start:end]) for start, end, _, _, _ in scored]
+    held = [tuple(values.items()) for _, _, _, _, values in scored]
     shown_rules: dict[str, int] = {}
     heap = [(-total, start, index) for index, (start, _, total, _, _) in enumerate(scored)]
     heapq.heapify(heap)
     out: list[LineMatch] = []
+    pop, push, seen = heapq.heappop, heapq.heappush, covered.get
     while heap and len(out) < RANKED:
-        _, start, index = heapq.heappop(heap)
+        _, start, index = pop(heap)
         values = scored[index][4]
-        gain = sum(value / (1 + covered.get(slot, 0)) for slot, value in values.items())
+        gain = 0.0
+        for slot, value in held[index]:
+            gain += value / (1 + seen(slot, 0))
         # Diagnostics under a rule already shown say less than the first of another rule about the same file.
         gain /= 1 + RULE_REPEAT * shown_rules.get(rules[index], 0) if rules[index] else 1
         if heap and (-heap[0][0], -heap[0][1]) > (gain + 1e-9, -start):
-            heapq.heappush(heap, (-gain, start, index))  # stale: another line now adds more
+            push(heap, (-gain, start, index))  # stale: another line now adds more
             continue
         for slot in values:
             covered[slot] = covered.get(slot, 0) + 1
