@@ -1034,7 +1034,7 @@ class _Folded:
         self.text = text
         self.ascii = text.isascii()
         self._lowered: str | None = None
-        self._utf8 = None if self.ascii else utf8
+        self._utf8 = utf8 if utf8 is not None and (not self.ascii or len(utf8) == len(text)) else None
         self._lowered_utf8: bytes | None = None
 
     @property
@@ -1102,7 +1102,13 @@ class _Folded:
         if not self.ascii:
             return self._find_utf8(terms, limit, engine=True)
         usable_here = all(not caseless or literal == literal.lower() for literal, caseless in literals)
-        places = literal_places(self.text, literals, cap_each=PLACES_PER_TERM * limit) if usable_here else None
+        cap = PLACES_PER_TERM * limit
+        if not usable_here:
+            places = None
+        elif self._utf8 is not None:
+            places = literal_places_utf8(self._utf8, literals, cap_each=cap)  # an ASCII text's bytes are its characters
+        else:
+            places = literal_places(self.text, literals, cap_each=cap)
         if places is None:
             return [self.find_all(term, limit) for term in terms]
         return [
