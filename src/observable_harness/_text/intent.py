@@ -1185,6 +1185,7 @@ def _quoted_whole(text: str, position: int, size: int) -> bool:
 
 
 _KEY_BEFORE_VALUE = re.compile(r'[ \t]*[\w.-]+[ \t]*[:=][ \t]*')
+"""A line's key and its delimiter (`Package: `, `name = `), up to where its value begins."""
 
 
 def _whole_value(text: str, start: int, end: int, position: int, size: int) -> bool:

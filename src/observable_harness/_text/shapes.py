@@ -627,6 +627,7 @@ def _source_marker(view: TextView, span: Span) -> list[Span]:
 
 
 SOURCE_MARKER_TRIES = 8
+"""Lines opening like a marker (`# `, `==> `) looked at, nearest first, before giving up: comments are not markers."""
 
 
 def _description(view: TextView, span: Span) -> list[Span]:
