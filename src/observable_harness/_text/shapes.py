@@ -585,21 +585,29 @@ def lines_between(view: TextView, first: Span, second: Span, most: int) -> list[
     return out
 
 
+def _line_under(view: TextView, span: Span) -> tuple[Span, str, int] | None:
+    """The line after `span`, its text without indentation, and how much deeper it is indented (less: negative)."""
+    following = view.next_line(span)
+    if following is None:
+        return None
+    content, text = view.content(span), view.content(following)
+    stripped = text.lstrip(' \t')
+    return following, stripped, (len(text) - len(stripped)) - (len(content) - len(content.lstrip(' \t')))
+
+
 def _continuation(view: TextView, span: Span) -> list[Span]:
     """For a line of wrapped prose that stops mid-sentence, the next line, which ends it: a line at the same
     indentation that opens with a lowercase word (documentation, a man page, a changelog entry)."""
     content = view.content(span).rstrip()
     if len(content.split()) < PROSE_WORDS or not (content[-1:].isalpha() or content.endswith(',')):
         return []  # a key, a value, a short label: not a sentence that goes on
-    following = view.next_line(span)
-    if following is None:
+    under = _line_under(view, span)
+    if under is None:
         return []
-    text = view.content(following)
-    stripped = text.lstrip(' \t')
-    indent = len(content) - len(content.lstrip(' \t'))
+    following, stripped, deeper = under
     first = stripped.split(' ', 1)[0]
     prose = first.isalpha() and first.islower() and len(stripped.split()) >= 2
-    return [following] if prose and len(text) - len(stripped) == indent else []
+    return [following] if prose and deeper == 0 else []
 
 
 _SOURCE_MARKER = re.compile(r'# \d+ "[^"]+"(?: \d)*$|==> .+ <==$')
@@ -633,17 +641,10 @@ SOURCE_MARKER_TRIES = 8
 def _description(view: TextView, span: Span) -> list[Span]:
     """For a line that is a single name (an option too long to share its line with its help, `@INC:`), the line
     under it indented deeper: what the name is, or its first entry."""
-    content = view.content(span)
-    stripped = content.strip()
-    if not stripped or len(stripped.split()) != 1:
+    if len(view.content(span).split()) != 1:
         return []
-    following = view.next_line(span)
-    if following is None:
-        return []
-    text = view.content(following)
-    under = text.lstrip(' \t')
-    depth = len(content) - len(content.lstrip(' \t'))
-    return [following] if under and len(text) - len(under) > depth else []
+    under = _line_under(view, span)
+    return [under[0]] if under is not None and under[1] and under[2] > 0 else []
 
 
 PROSE_WORDS = 5
