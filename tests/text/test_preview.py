@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+from unittest.mock import patch
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from observable_harness._text import intent as intent_module
 from observable_harness._text.cut import TruncationStrategy, cut_text
 from observable_harness._text.intent import Intent
 from observable_harness._text.layout import compact_json
@@ -440,6 +442,34 @@ def test_an_option_too_long_to_share_its_line_brings_its_help_under_it() -> None
         '--heapsnapshot-near-heap-limit=...' in preview.text
         and 'Generate heap snapshots whenever V8 is' in preview.text
     )
+
+
+def test_a_large_text_has_the_requests_rarer_names_looked_for_in_the_engines_one_pass() -> None:
+    # `readelf -sW` of a large library: 1.4 MB allows one search per term for two terms, and the call's file
+    # name takes one of them; with a multi-literal engine the names absent from the sampled lines are looked
+    # for too, in the same pass.
+    rows = [
+        f'{n:6}: {0x100000 + n * 64:016x} {n % 900:5} FUNC    GLOBAL DEFAULT   12 Py_Symbol_{n:05d}_of_the_api'
+        for n in range(20_000)
+    ]
+    rows[13_821] = '13821: 00000000002506c0   556 FUNC    GLOBAL DEFAULT   12 PyEval_EvalCode'
+    rows[9_000] = ' 9000: 00000000000fab70 43345 FUNC    GLOBAL DEFAULT   12 _PyEval_EvalFrameDefault'
+    header = [
+        "Symbol table '.dynsym' contains 20000 entries:",
+        '   Num:    Value          Size Type    Bind   Vis      Ndx Name',
+    ]
+    text = '\n'.join(header + rows)
+    assert len(text) > 1_400_000
+    intent = Intent.gather(
+        args={'command': 'readelf -sW libpython3.11.so.1.0'},
+        prompt='How big is _PyEval_EvalFrameDefault in libpython, and at what address is PyEval_EvalCode?',
+    )
+    preview = select_preview(text, 1_000, intent=intent)
+    assert_adds_up(preview, text, 1_000)
+    assert '00000000002506c0   556 FUNC    GLOBAL DEFAULT   12 PyEval_EvalCode' in preview.text
+    assert '_PyEval_EvalFrameDefault' in preview.text
+    with patch.object(intent_module, 'usable', lambda engine: False):  # no engine: one search per term
+        assert select_preview(text, 1_000, intent=intent).intent_terms < preview.intent_terms
 
 
 def test_a_list_of_paths_keeps_the_lines_above_it_that_say_what_it_lists() -> None:

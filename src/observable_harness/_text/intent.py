@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, AnyStr, cast
 
-from .scan import char_offsets, literal_places, literal_places_utf8
+from .scan import char_offsets, literal_places, literal_places_utf8, usable
 
 __all__ = ['Intent', 'LineMatch', 'Matches', 'Term', 'TermKind', 'find_matches', 'whole_token']
 
@@ -929,6 +929,9 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
 SCAN_CHARS = 3_000_000
 """Characters all term scans together may read: a megabyte payload gets its three most specific terms
 scanned whole, a 100 KB payload thirty (each scan is a C-speed `str.find` loop)."""
+ENGINE_TERMS = 4
+"""Terms a text of any size has looked for when a multi-literal engine is installed, if the ones past its size's
+budget are absent from the sampled lines (one pass finds them all)."""
 MAX_LINES_PER_TERM = 300
 """A term on more lines than this stops being collected: it is common, and only re-scores the lines the
 rarer terms found."""
@@ -1377,6 +1380,9 @@ def find_matches(
     order = sorted(range(len(intent.terms)), key=lambda i: -intent.terms[i].weight * priors[i])
     folded = _Folded(text, utf8)
     budget = max(1, SCAN_CHARS // max(1, len(text)))
+    # One pass of a multi-literal engine looks for many terms at once: past the few searches a large text allows,
+    # it also looks for terms the sampled lines do not hold (likely rare: few hits, little work each).
+    rare_room = ENGINE_TERMS if usable('hyperscan') else 0
     per_term_limit = max(48, min(MAX_LINES_PER_TERM, HIT_CHARS // max(1, len(text))))
     scans = 0
     scanned: list[int] = []
@@ -1392,8 +1398,8 @@ def find_matches(
             continue  # the compound itself is in the output: it is what to match, not its words
         cost = len(folded.spellings(intent.terms[index]))
         if scans + cost > budget:
-            if scans >= budget:
-                break
+            if len(chosen_terms) < rare_room and priors[index] >= 1.0:
+                chosen_terms.append(index)  # in the engine's one pass: no search of its own
             continue
         scans += cost
         chosen_terms.append(index)
