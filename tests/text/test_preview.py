@@ -21,6 +21,13 @@ IN_LINE_CUT = re.compile(r' ?…\[([\d,]+) chars cut\]… ?')
 NOTE = re.compile(r'\[[\d,]+ diagnostics by code: .*\]')
 
 
+def asked(text: str, prompt: str, budget: int = 1_000) -> Preview:
+    """The preview of `text` for a request whose user prompt is `prompt`, checked to fit and add up."""
+    preview = select_preview(text, budget, intent=Intent.gather(prompt=prompt))
+    assert_adds_up(preview, text, budget)
+    return preview
+
+
 def assert_adds_up(preview: Preview, text: str, budget: int) -> None:
     """The preview fits, shows only the text's own characters, and states every place it left text out."""
     assert len(preview.text) <= budget
@@ -190,9 +197,7 @@ def test_an_indented_line_the_request_names_brings_the_lines_it_sits_under() -> 
             '',
         ]
     text = '\n'.join(releases)
-    intent = Intent.gather(prompt='Which release fixed CVE-2024-1017?')
-    preview = select_preview(text, 1_000, intent=intent)
-    assert_adds_up(preview, text, 1_000)
+    preview = asked(text, 'Which release fixed CVE-2024-1017?')
     assert 'CVE-2024-1017 (bounds check' in preview.text
     assert 'libfoo (1.17.0-1) stable; urgency=medium' in preview.text, 'the release the entry belongs to'
 
@@ -205,9 +210,7 @@ def test_a_name_is_shown_where_it_is_defined_not_where_it_is_used() -> None:
         lines[n] = f'{n:08x}b (Dev Two 2024-02-01 10:00:00 +0000 {n:4})     set_env("NAME_{n}", value)'
     lines[450] = 'c56e836d22 (Andrew Grigorev 2025-04-12 18:19:55 +0300  450) def set_env(name, value, original):'
     text = '\n'.join(lines)
-    intent = Intent.gather(prompt='Who added set_env, and when?')
-    preview = select_preview(text, 1_000, intent=intent)
-    assert_adds_up(preview, text, 1_000)
+    preview = asked(text, 'Who added set_env, and when?')
     assert 'c56e836d22 (Andrew Grigorev 2025-04-12' in preview.text
 
 
@@ -222,9 +225,7 @@ def test_a_label_among_every_jump_into_it_is_found_and_brings_its_first_instruct
         lines.append('')
     lines[-2] = '    5000:\tjmp    20f0 <PyModuleDef_Init@plt>'
     text = '\n'.join(lines)
-    intent = Intent.gather(prompt='At what address does scan_once start, and what does it do first?')
-    preview = select_preview(text, 1_000, intent=intent)
-    assert_adds_up(preview, text, 1_000)
+    preview = asked(text, 'At what address does scan_once start, and what does it do first?')
     assert '0000000000003000 <scan_once>:' in preview.text
     assert '3000:\tjne    2000 <scan_once+0x0>' in preview.text, 'the first instruction after the label'
 
@@ -245,9 +246,7 @@ def test_a_few_short_lines_between_two_matches_are_shown_with_them() -> None:
             *[f'            {n:02x}:ad:e8:24:73:f4:14:37:f3:9b:9e:2b:57:28:1c:{k:02x}' for k in range(12)],
         ]
     text = '\n'.join(blocks)
-    intent = Intent.gather(prompt='When does the ISRG Root X1 certificate expire?')
-    preview = select_preview(text, 1_000, intent=intent)
-    assert_adds_up(preview, text, 1_000)
+    preview = asked(text, 'When does the ISRG Root X1 certificate expire?')
     assert 'CN=ISRG Root X1' in preview.text and 'Not After : Jun  4 11:04:38 2030 GMT' in preview.text
 
 
@@ -263,9 +262,7 @@ def test_a_sentence_the_request_names_is_shown_to_its_end_on_the_next_line() -> 
     paragraphs[4 * 33 + 1] = '        If *sort_keys* is true (default: ``False``), then the output of'
     paragraphs[4 * 33 + 2] = '        dictionaries will be sorted by key.'
     text = '\n'.join(paragraphs)
-    intent = Intent.gather(prompt='What does sort_keys do?')
-    preview = select_preview(text, 1_000, intent=intent)
-    assert_adds_up(preview, text, 1_000)
+    preview = asked(text, 'What does sort_keys do?')
     assert 'If *sort_keys* is true' in preview.text and 'dictionaries will be sorted by key.' in preview.text
 
 
@@ -435,9 +432,7 @@ def test_an_option_too_long_to_share_its_line_brings_its_help_under_it() -> None
             ]
         lines.append(f'  --option-{n:<3}                  what option {n} turns on for the process')
     text = '\n'.join(lines)
-    intent = Intent.gather(prompt='What does --heapsnapshot-near-heap-limit do?')
-    preview = select_preview(text, 1_000, intent=intent)
-    assert_adds_up(preview, text, 1_000)
+    preview = asked(text, 'What does --heapsnapshot-near-heap-limit do?')
     assert (
         '--heapsnapshot-near-heap-limit=...' in preview.text
         and 'Generate heap snapshots whenever V8 is' in preview.text

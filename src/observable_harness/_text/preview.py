@@ -187,8 +187,8 @@ def select_preview(
 
     `offer_chars` is room to leave when intent finds more lines than fit, for the caller's offer
     to read them back: when `Preview.offer` is set, the preview's text is at most `budget - offer_chars`.
-    `utf8` is `text` as UTF-8 (`surrogatepass`) when the caller has it (a spill writes it): a text outside
-    ASCII is searched for the request's terms there instead of being encoded again.
+    `utf8` is `text` as UTF-8 (`surrogatepass`) when the caller has it (a spill writes it): the request's
+    terms and the log markers are searched there instead of in a fresh encoding of the text.
 
     >>> log = '\\n'.join(['$ make test'] + [f'test {i} ok' for i in range(500)] + ['ERROR: 1 test failed', 'exit=2'])
     >>> preview = select_preview(log, 150)
@@ -442,18 +442,18 @@ def _class_picks(
             out.append((200.0 - 1e-6 * span[0], [_Line(span, limit, role='warning')], 'warning'))
     plain = (LineClass.normal, LineClass.stack)
     noise = (LineClass.repeated, LineClass.progress)
+    # An output of no known shape with nothing flagged in it (a settings dump, a dry run, a list of names), or a
+    # dump of keys, says what it is at both ends: its last and first lines alternate, as a cut by position keeps them.
+    balanced = shape.kind in (ShapeKind.log, ShapeKind.key_value)
+    step = 0.02 if balanced else 0.01
     for index, span in enumerate(reversed(tail)):
         if classes.get(span) in plain:
-            step = 0.02 if shape.kind in (ShapeKind.log, ShapeKind.key_value) else 0.01  # alternating with the first
             out.append((100.0 - index * step, [_Line(span, limit, role='tail')], 'tail'))
         elif classes.get(span) in noise:
             out.append((10.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
     # A list of paths under a few lines that say what it lists (`pip show -f`: the package, its version and
     # location): those lines are its header, read before the last paths.
     preamble = _preamble(view, head) if shape.kind is ShapeKind.listing and shape.variant == 'find' else 0
-    # An output of no known shape with nothing flagged in it (a settings dump, a dry run, a list of names)
-    # says what it is at both ends: its first and last lines alternate, as a cut by position would keep them.
-    balanced = shape.kind in (ShapeKind.log, ShapeKind.key_value)
     for index, span in enumerate(head):
         if classes.get(span) in plain:
             if balanced:
