@@ -373,7 +373,9 @@ def char_offsets(text: str, data: bytes, offsets: set[int]) -> dict[int, int]:
         while boundary < size and 0x80 <= data[boundary] < 0xC0:
             boundary += 1
         if boundary > previous:
-            chars += len(data[previous:boundary].decode('utf-8', 'surrogatepass'))
+            piece = data[previous:boundary]
+            # Most stretches between two places hold no character outside ASCII: a byte is then a character.
+            chars += len(piece) if piece.isascii() else len(piece.decode('utf-8', 'surrogatepass'))
             previous = boundary
         out[offset] = chars
     return out

@@ -740,13 +740,16 @@ def _splice(text: str, data: bytes, segments: Sequence[Segment], anchors: Mappin
     """`data` (the UTF-8 of `text`) with each segment's stretch replaced by its new text, encoded."""
     positions = [place for start, end, _ in segments for place in (start, end)]
     bounds = _byte_offsets(text, data, positions, anchors or {})
-    pieces: list[bytes] = []
+    # Views, not slices: the kept stretches are copied once, into the result (a megabyte copied twice is
+    # a megabyte more of fresh memory to fault in, on every spill that held a secret).
+    kept = memoryview(data)
+    pieces: list[bytes | memoryview] = []
     done = 0
     for number, (_, _, new) in enumerate(segments):
         begin, end = bounds[2 * number], bounds[2 * number + 1]
-        pieces += (data[done:begin], new.encode('utf-8', 'surrogatepass'))
+        pieces += (kept[done:begin], new.encode('utf-8', 'surrogatepass'))
         done = end
-    pieces.append(data[done:])
+    pieces.append(kept[done:])
     return b''.join(pieces)
 
 
