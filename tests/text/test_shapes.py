@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from observable_harness._text.intent import Intent
 from observable_harness._text.layout import compact_json
 from observable_harness._text.preview import (
     HEAD_CHARS,
@@ -252,6 +253,36 @@ def test_a_one_line_history_shows_the_newest_commits_and_no_subject_as_an_error(
     middle = set(lines[12:-1])
     # Subjects that say "error" or "fail" are history, not failures to surface.
     assert not [line for line in shown if line in middle and ('error' in line.lower() or 'fail' in line.lower())]
+
+
+def test_a_listing_sorted_by_size_keeps_its_largest_rows_over_what_a_request_names() -> None:
+    # `du -ah opentelemetry | sort -h` (real): the answer to "what takes the space" is its last lines; from
+    # `sort -hr`, its first.
+    text = (Path(__file__).resolve().parents[1] / 'data' / 'listing' / 'du_sorted.txt').read_text(encoding='utf-8')
+    largest = text.splitlines()[-6:]
+    intent = Intent.gather(prompt='Which parts of semconv _incubating attributes and sdk metrics take the space?')
+    shown = select_preview(text, 1_000, intent=intent).text.splitlines()
+    assert set(largest) <= set(shown)
+    descending = '\n'.join(reversed(text.splitlines())) + '\n'
+    shown = select_preview(descending, 1_000, intent=intent).text.splitlines()
+    assert set(largest) <= set(shown)
+
+
+def test_progress_bars_are_a_log_and_an_error_between_them_is_shown() -> None:
+    # tqdm writes a line per step when its output is not a terminal: its pipes are a bar, not a table's columns,
+    # and the same `Downloading:` on every line is a log's prefix, not the keys of a dump.
+    def bars(name: str, total: int) -> str:
+        return ''.join(
+            f'Downloading {name}: {pct}%|{"#" * (pct // 5):<20}| {total * pct // 100}/{total} '
+            f'[00:{pct % 60:02d}<00:10, 1.21MB/s]\n'
+            for pct in range(101)
+        )
+
+    error = 'ERROR: shard model-00003-of-00004.safetensors: checksum mismatch (expected 9f2c1e, got 11ab07)'
+    text = bars('model-00001', 4_970_000) * 3 + error + '\n' + bars('model-00004', 1_170_000) * 3
+    _, shape, *_ = look(text)
+    assert shape.kind is ShapeKind.log
+    assert error in select_preview(text, 1_000).text
 
 
 @given(

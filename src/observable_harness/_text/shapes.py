@@ -349,11 +349,18 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return table
     if _over(nonblank, path_line, 0.8):
         return Shape(ShapeKind.listing, 'find')
-    if _over(nonblank, lambda line: bool(_KEY_VALUE.match(line)), 0.6):
+    if _over(nonblank, lambda line: bool(_KEY_VALUE.match(line)), 0.6) and _varied_keys(nonblank):
         return Shape(ShapeKind.key_value, 'pairs')
     if _stanzas(nonblank):
         return Shape(ShapeKind.key_value, 'stanzas')
     return Shape(ShapeKind.log)
+
+
+def _varied_keys(lines: list[str]) -> bool:
+    """Whether the keys of `key = value` lines vary, as a dump's do: one key on line after line (`Downloading:`
+    over a progress bar's every step) is a log's prefix."""
+    keys = [found.group().strip() for line in lines if (found := _KEY_VALUE.match(line))]
+    return len(set(keys)) >= min(3, len(keys))
 
 
 _STANZA_KEY = re.compile(r'([A-Z][\w-]*): ')
@@ -391,18 +398,20 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
             if header != index - 1:
                 # A preamble under rules of its own: the header is the line over the rows, with what stands above it.
                 extra = [head[i] for i in range(max(0, header - 4), header) if head_lines[i].strip()]
-                return _table_shape(view, head, head_lines, header, delimiter, tuple(extra), 'aligned')
+                return _table_shape(view, head, head_lines, header, delimiter, tuple(extra), 'aligned', sampled)
             extra = [head[i] for i in range(max(0, index - 4), index - 1) if head_lines[i].strip()]
-            return _table_shape(view, head, head_lines, index - 1, delimiter, (*extra, head[index]), 'aligned')
+            return _table_shape(view, head, head_lines, index - 1, delimiter, (*extra, head[index]), 'aligned', sampled)
     for delimiter, variant in ((',', 'csv'), ('\t', 'tsv'), ('|', 'pipes'), (';', 'csv')):
         for index, line in enumerate(head_lines[:8]):
             count = line.count(delimiter)
             if count < (1 if delimiter == '|' else 2):
                 continue
+            if delimiter == '|' and _PROGRESS_BAR.search(line):
+                break  # a progress bar (`45%|####      | 52/115 [00:03<00:04]`) draws its pipes: a log, not a table
             rows = [row for row in head_lines[index + 1 :] + sampled if row.strip()]
             if rows and _over(rows, lambda row, d=delimiter, c=count: row.count(d) >= c, 0.8):
                 extra = tuple(head[i] for i in range(max(0, index - 4), index) if head_lines[i].strip())
-                return _table_shape(view, head, head_lines, index, delimiter, extra, variant)
+                return _table_shape(view, head, head_lines, index, delimiter, extra, variant, sampled)
             break
     # Whitespace-aligned: a header of words over rows with as many fields (ls -l, ps, lsof, pstats).
     for index, line in enumerate(head_lines[:12]):
@@ -417,10 +426,13 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
         ):
             index = _header_above_rows(head_lines, index)
             extra = tuple(head[i] for i in range(max(0, index - 4), index) if head_lines[i].strip())
-            return _table_shape(view, head, head_lines, index, ' ', extra, 'aligned')
+            return _table_shape(view, head, head_lines, index, ' ', extra, 'aligned', sampled)
         return None
     return None
 
+
+_PROGRESS_BAR = re.compile(r'\d%\|')
+"""Where a progress bar (tqdm's) opens: its percentage against the bar's first pipe."""
 
 ROWS_RUN = 3
 """Lines in a row opening with a number that are taken for a table's rows when looking for the header above them."""
@@ -467,11 +479,14 @@ def _table_shape(
     delimiter: str,
     extra: tuple[Span, ...],
     variant: str,
+    sampled: list[str],
 ) -> Shape:
     rows = [
         _fields(line, delimiter) for line in head_lines[header_index + 1 :] if line.strip() and not _RULE.match(line)
     ][:24]
     column, falling = _numeric_column(rows)
+    if falling and not _falls_on(rows, column, [_fields(line, delimiter) for line in sampled if line.strip()]):
+        falling = False  # sorted within its first group only (`ORDER BY section, size DESC`): not a top-N
     if column >= 0 and not falling:
         # Unsorted, the largest values only matter in a column that measures something (time, size, calls).
         names = _fields(head_lines[header_index], delimiter)
@@ -494,6 +509,18 @@ _MAGNITUDE = re.compile(
     r'\bkb\b|\bmb\b|lines|stmts|hits|rows|cost',
     re.IGNORECASE,
 )
+
+
+UNSORTED_SHARE = 0.2
+"""Sampled rows above the head's smallest value that leave a table's order in doubt."""
+
+
+def _falls_on(rows: list[list[str]], column: int, later: list[list[str]]) -> bool:
+    """Whether the rows sampled from the rest of a table stay at or under its first rows' smallest value, as
+    the rows of a table sorted on `column` from largest down do."""
+    floor = min((value for row in rows if (value := _number(row[column])) is not None), default=0.0)
+    values = [value for row in later if len(row) > column and (value := _number(row[column])) is not None]
+    return sum(value > floor for value in values) <= UNSORTED_SHARE * len(values)
 
 
 def _number(field: str) -> float | None:
@@ -1013,7 +1040,36 @@ def digest(
         return _diagnostic_digest(view, [*head, *sample, *tail], counted)
     if kind is ShapeKind.json:
         return _json_digest(view, head, tail)
+    if kind is ShapeKind.listing:
+        return _sized_digest(view, head, tail)
     return []
+
+
+_SIZED = re.compile(r'\s*(\d+(?:\.\d+)?)([KMGTP]?)i?B?\t')
+"""A listing row that opens with its size and a tab (`du -ah`, `du -sh *`): `4.5M\tmatplotlib/__pycache__`."""
+_UNITS = {'': 1, 'K': 2**10, 'M': 2**20, 'G': 2**30, 'T': 2**40, 'P': 2**50}
+SIZED_TOP = 8
+"""Largest rows of a listing sorted by size kept above what a request names: the answer to "what takes the space"."""
+
+
+def _size(line: str) -> float | None:
+    found = _SIZED.match(line)
+    return float(found.group(1)) * _UNITS[found.group(2)] if found else None
+
+
+def _sized_digest(view: TextView, head: list[Span], tail: list[Span]) -> list[Pick]:
+    """A listing of sizes sorted by size (`du -ah | sort -h`, or `-hr`): its largest rows, at whichever end."""
+    first = [size for span in head if (size := _size(view.content(span))) is not None]
+    last = [size for span in tail if (size := _size(view.content(span))) is not None]
+    if len(first) < 0.8 * len(head) or len(last) < 0.8 * len(tail) or len(last) < 4:
+        return []
+    if last == sorted(last) and last[-1] > max(first):
+        rows = [span for span in reversed(tail) if _size(view.content(span)) is not None]
+    elif first == sorted(first, reverse=True) and first[0] > max(last):
+        rows = [span for span in head if _size(view.content(span)) is not None]
+    else:
+        return []
+    return [Pick(SORTED_TOP_PRIORITY - 1 - index * 0.01, (span,), 'top') for index, span in enumerate(rows[:SIZED_TOP])]
 
 
 _JSON_SCALAR = re.compile(r'( {0,8}|\t{0,2})"[^"]{1,60}": *(?:-?\d[\d.eE+-]*|true|false|null|"[^"]{0,80}"),?\s*$')
