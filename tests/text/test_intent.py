@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from unittest.mock import patch
 
 from hypothesis import example, given
@@ -322,3 +323,37 @@ def test_an_escape_sequence_in_a_command_is_no_path() -> None:
     command = 'perl -MConfig -e \'print join("\\n", Config::config_re(".*")), "\\n"\''
     assert '\\n' not in {term.key for term in Intent.gather(args={'command': command}).terms}
     assert 'c:\\users\\dev' in {term.key for term in Intent.gather(args={'command': 'dir C:\\Users\\dev'}).terms}
+
+
+_DATA = Path(__file__).resolve().parents[1] / 'data'
+
+
+def _best_lines(text: str, prompt: str, count: int) -> list[str]:
+    matches = find_matches(text, Intent.gather(prompt=prompt), total_lines=text.count('\n') + 1)
+    return [text[line.start : line.end] for line in matches.lines[:count]]
+
+
+def test_a_name_that_is_a_whole_cell_of_a_row_ranks_over_names_that_hold_it() -> None:
+    # `dpkg-query` in aligned columns (real): `openssl` the package, not `libxmlsec1-openssl` or `python3-openssl`.
+    text = (_DATA / 'tables' / 'dpkg_columns.txt').read_text(encoding='utf-8')
+    best = _best_lines(text, 'What versions of OpenSSL and git are installed?', 2)
+    assert sorted(line.split()[1] for line in best) == ['git', 'openssl']
+
+
+def test_a_word_inside_another_word_counts_less_than_at_a_word_start() -> None:
+    filler = ''.join(f'row {i}: nothing here\n' for i in range(40))
+    text = filler + 'libs  libevent  2.1.12-stable-8\n' + filler + 'table_name = users\n' + filler
+    assert _best_lines(text, 'Which table is it?', 1) == ['table_name = users']
+    # A hump of a compound name is a word's start: `Error` in `TypeError`.
+    text = filler + 'reconnection attempt 3\n' + filler + 'ConnectionRefusedError: [Errno 111]\n' + filler
+    assert _best_lines(text, 'Why did the connection fail?', 1) == ['ConnectionRefusedError: [Errno 111]']
+
+
+def test_two_words_of_a_request_joined_into_one_name_rank_over_either_alone() -> None:
+    text = capture('tree_otel').text
+    best = _best_lines(text, 'Where is the trace exporter?', 2)
+    assert any(line.rstrip().endswith('trace_exporter') for line in best)
+
+
+def test_debug_is_a_word_to_look_for_though_a_common_one() -> None:
+    assert 'debug' in [term.key for term in Intent.gather(prompt='Is it a debug build?').terms]

@@ -269,7 +269,6 @@ STOPWORDS = frozenset(
         'identify',
         'locate',
         'confirm',
-        'debug',
         'into',
         'onto',
         'most',
@@ -857,6 +856,7 @@ GENERIC_WORDS = frozenset(
         'failures',
         'failed',
         'fail',
+        'debug',
     )
 )
 """Words of every developer's request ("the default", "recent changes", "the totals"): searched after the
@@ -1196,6 +1196,45 @@ def _whole_value(text: str, start: int, end: int, position: int, size: int) -> b
     return not text[position + size : end].strip() and _KEY_BEFORE_VALUE.fullmatch(text, start, position) is not None
 
 
+_CELL_EDGES = ('  ', '\t', '|', ',', ';')
+
+
+def _whole_cell(text: str, start: int, end: int, position: int, size: int) -> bool:
+    """Whether the hit is a whole cell of a table row: columns apart by runs of spaces, tabs, pipes or commas
+    (`openssl` in `utils   openssl   3.0.19`, not in `libxmlsec1-openssl`)."""
+    before = text[start:position]
+    after = text[position + size : end]
+    opens = not before.strip() or before.endswith(_CELL_EDGES) or before.rstrip(' ').endswith(_CELL_EDGES[2:])
+    closes = not after.strip() or after.startswith(_CELL_EDGES) or after.lstrip(' ').startswith(_CELL_EDGES[2:])
+    return opens and closes
+
+
+JOINED = 1.5
+"""What each of two request terms counts for where the line joins them into one name."""
+
+
+def _joined(held: dict[int, int], values: dict[int, float], terms: tuple[Term, ...]) -> list[tuple[int, int]]:
+    """Pairs of scored terms whose hits in a line touch, or sit one `_`, `-`, `.` or `/` apart."""
+    return [
+        (slot, other)
+        for slot in values
+        for other in values
+        if other != slot and 0 <= held[other] - (held[slot] + len(terms[slot].key)) <= 1
+    ]
+
+
+INSIDE_WORD = 0.3
+"""What a word of the request counts where it is found inside another word (`table` in `stable`, `port` in
+`support`) rather than at a word's start or a hump of a compound name (`Error` in `TypeError`)."""
+
+
+def _inside_word(text: str, position: int) -> bool:
+    if position == 0:
+        return False
+    before = text[position - 1]
+    return before.isalnum() and not (before.islower() and text[position].isupper())
+
+
 def _newline(text: AnyStr) -> AnyStr:
     return cast('AnyStr', '\n' if isinstance(text, str) else b'\n')
 
@@ -1443,6 +1482,8 @@ def find_matches(
             value = terms[slot].weight * rarity[slot]
             if whole_token(text, position, len(terms[slot].key)):
                 value *= 1.5
+            elif terms[slot].kind is TermKind.word and _inside_word(text, position):
+                value *= INSIDE_WORD
             if position - start <= 4:
                 value *= 1.4  # at the start of the line: a key, a first column
             total += value
@@ -1498,13 +1539,19 @@ def find_matches(
                 defining.add(start)
             if whole_token(text, position, len(term.key)):
                 value *= 1.5
+            elif term.kind is TermKind.word and _inside_word(text, position):
+                value *= INSIDE_WORD
             if text.startswith(term.text, position) and (
                 term.kind is not TermKind.word or whole_token(text, position, len(term.text))
             ):
                 value *= 1.2  # spelled as asked: Py_ENABLE_SHARED over PY_ENABLE_SHARED; a word whole, as written
             if key_end[0] <= position - start < key_end[1]:
                 value *= 1.4  # a key, a first column
-            if _quoted_whole(text, position, len(term.key)) or _whole_value(text, start, end, position, len(term.key)):
+            if (
+                _quoted_whole(text, position, len(term.key))
+                or _whole_value(text, start, end, position, len(term.key))
+                or _whole_cell(text, start, end, position, len(term.key))
+            ):
                 value *= (
                     1.5  # the whole of a quoted value or key, or a key's value (`Package: gdb`): it names the thing
                 )
@@ -1516,6 +1563,11 @@ def find_matches(
             key = terms[slot].key
             if any(other != slot and key in terms[other].key for other in values):
                 del values[slot]
+        for slot, other in _joined(held, values, terms):
+            # Two words of the request written as one name (`trace exporter` as `trace_exporter`, `work mem` as
+            # `work_mem`): the name the request spelled out in words.
+            values[slot] *= JOINED
+            values[other] *= JOINED
         scored.append((start, end, sum(values.values()), focus, values))
     scored.sort(key=lambda item: (-item[2], item[0]))
     finalists = scored[:MAX_CANDIDATES]
