@@ -1552,9 +1552,8 @@ def find_matches(
                 or _whole_value(text, start, end, position, len(term.key))
                 or _whole_cell(text, start, end, position, len(term.key))
             ):
-                value *= (
-                    1.5  # the whole of a quoted value or key, or a key's value (`Package: gdb`): it names the thing
-                )
+                # The whole of a quoted value or key, a key's value (`Package: gdb`), a table cell: it names the thing.
+                value *= 1.5
             values[slot] = value
             if value > best:
                 focus, best = position, value

@@ -1061,7 +1061,7 @@ def _sized_digest(view: TextView, head: list[Span], tail: list[Span]) -> list[Pi
     """A listing of sizes sorted by size (`du -ah | sort -h`, or `-hr`): its largest rows, at whichever end."""
     first = [size for span in head if (size := _size(view.content(span))) is not None]
     last = [size for span in tail if (size := _size(view.content(span))) is not None]
-    if len(first) < 0.8 * len(head) or len(last) < 0.8 * len(tail) or len(last) < 4:
+    if not first or len(first) < 0.8 * len(head) or len(last) < 0.8 * len(tail) or len(last) < 4:
         return []
     if last == sorted(last) and last[-1] > max(first):
         rows = [span for span in reversed(tail) if _size(view.content(span)) is not None]
