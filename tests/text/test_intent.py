@@ -342,11 +342,11 @@ def test_a_name_that_is_a_whole_cell_of_a_row_ranks_over_names_that_hold_it() ->
 
 def test_a_word_inside_another_word_counts_less_than_at_a_word_start() -> None:
     filler = ''.join(f'row {i}: nothing here\n' for i in range(40))
-    text = filler + 'libs  libevent  2.1.12-stable-8\n' + filler + 'table_name = users\n' + filler
-    assert _best_lines(text, 'Which table is it?', 1) == ['table_name = users']
+    text = filler + 'pkg libevent 2.1.12-stable-8\n' + filler + 'pkg users tables 5\n' + filler
+    assert _best_lines(text, 'Which table is it?', 1) == ['pkg users tables 5']
     # A hump of a compound name is a word's start: `Error` in `TypeError`.
-    text = filler + 'reconnection attempt 3\n' + filler + 'ConnectionRefusedError: [Errno 111]\n' + filler
-    assert _best_lines(text, 'Why did the connection fail?', 1) == ['ConnectionRefusedError: [Errno 111]']
+    text = filler + 'reconnection attempt 3\n' + filler + 'error: ConnectionRefusedError [Errno 111]\n' + filler
+    assert _best_lines(text, 'Why did the connection fail?', 1) == ['error: ConnectionRefusedError [Errno 111]']
 
 
 def test_two_words_of_a_request_joined_into_one_name_rank_over_either_alone() -> None:
