@@ -1059,14 +1059,16 @@ def _size(line: str) -> float | None:
 
 def _sized_digest(view: TextView, head: list[Span], tail: list[Span]) -> list[Pick]:
     """A listing of sizes sorted by size (`du -ah | sort -h`, or `-hr`): its largest rows, at whichever end."""
-    first = [size for span in head if (size := _size(view.content(span))) is not None]
-    last = [size for span in tail if (size := _size(view.content(span))) is not None]
+    top = [(span, size) for span in head if (size := _size(view.content(span))) is not None]
+    bottom = [(span, size) for span in tail if (size := _size(view.content(span))) is not None]
+    first = [size for _, size in top]
+    last = [size for _, size in bottom]
     if not first or len(first) < 0.8 * len(head) or len(last) < 0.8 * len(tail) or len(last) < 4:
         return []
     if last == sorted(last) and last[-1] > max(first):
-        rows = [span for span in reversed(tail) if _size(view.content(span)) is not None]
+        rows = [span for span, _ in reversed(bottom)]
     elif first == sorted(first, reverse=True) and first[0] > max(last):
-        rows = [span for span in head if _size(view.content(span)) is not None]
+        rows = [span for span, _ in top]
     else:
         return []
     return [Pick(SORTED_TOP_PRIORITY - 1 - index * 0.01, (span,), 'top') for index, span in enumerate(rows[:SIZED_TOP])]
