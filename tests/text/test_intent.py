@@ -357,3 +357,29 @@ def test_two_words_of_a_request_joined_into_one_name_rank_over_either_alone() ->
 
 def test_debug_is_a_word_to_look_for_though_a_common_one() -> None:
     assert 'debug' in [term.key for term in Intent.gather(prompt='Is it a debug build?').terms]
+
+
+def test_where_a_command_ran_and_the_program_it_ran_tell_no_line_apart() -> None:
+    # A runner's banner echoes both (`rootdir: /srv/checks`, `platform linux -- ... /opt/venv/bin/python`).
+    intent = Intent.gather(
+        args={'command': 'cd /srv/checks && /opt/venv/bin/python -m pytest -vv tests/test_dates.py'},
+        prompt='Which of the date tests fail?',
+    )
+    weight = {term.key: term.weight for term in intent.terms}
+    assert '/opt/venv/bin/python' not in weight, 'the program names the tool'
+    assert weight['/srv/checks'] < weight['tests/test_dates.py'] / 2, 'where it ran is echoed, not sought'
+    banner = 'platform linux -- Python 3.11.7 -- /opt/venv/bin/python\nrootdir: /srv/checks\n'
+    failures = ''.join(f'tests/test_dates.py::test_case_{n} PASSED\n' for n in range(30))
+    text = banner + failures + 'FAILED tests/test_dates.py::test_leap_day - assert 28 == 29\n'
+    best = find_matches(text, intent).lines[0]
+    assert not text[best.start : best.end].startswith(('platform', 'rootdir'))
+
+
+def test_a_long_word_is_searched_without_its_er_and_a_short_one_keeps_it() -> None:
+    # "simpler" finds the commit subject "simplify the speedups"; "server" is a word of its own, not "serve".
+    simpler = {term.key for term in Intent.gather(prompt='Who made the parser simpler?').terms}
+    assert 'simpl' in simpler
+    history = 'commit 1\n    add tests\ncommit 2\n    simplify the speedups\ncommit 3\n    bump version\n'
+    best = find_matches(history, Intent.gather(prompt='Which commit made the speedups simpler?')).lines[0]
+    assert history[best.start : best.end] == '    simplify the speedups'
+    assert 'server' in {term.key for term in Intent.gather(prompt='Why did the server stop?').terms}

@@ -329,6 +329,7 @@ class Intent:
         # The program a command line runs names the tool, not what its output is searched for; nor does the
         # number of lines or entries it was asked for (`-n 3000`).
         programs = {program.lower() for program in _programs(arguments)}
+        places = _workdirs(arguments)
         counts = _count_values(arguments)
         sources = (
             ('args', arguments),
@@ -347,6 +348,10 @@ class Intent:
                     continue
                 if source == 'args' and (term.key in counts or term.kind is TermKind.flag):
                     continue  # how the command was asked to run (`-n 3000`, `--no-fix`), not what it printed
+                if source == 'args' and term.key in places:
+                    # Where the command ran: a runner's banner echoes it (`rootdir: ...`), and every path under it
+                    # holds it, so it tells no line apart.
+                    term = Term(term.text, term.key, term.kind, term.weight * ECHOED, term.part_of)
                 if term.kind is TermKind.word and term.key in negated:
                     avoid.add(term.key)
                     continue
@@ -526,6 +531,8 @@ def _programs(arguments: str) -> list[str]:
                     continue  # a flag, a flag's number, a VAR=value assignment
                 program = token.rsplit('/', 1)[-1]
                 out.append(program)
+                if program != token:
+                    out.append(token)  # the program's path (`.venv/bin/python`) is echoed in banners, not asked for
                 if '--args' in tokens[index:]:  # gdb ... --args prog: the program debugged runs too
                     after = tokens.index('--args', index) + 1
                     out.extend(tokens[after].rsplit('/', 1)[-1:] if after < len(tokens) else [])
@@ -535,6 +542,19 @@ def _programs(arguments: str) -> list[str]:
                     out.extend(next((t for t in tokens[index:] if not t.startswith('-')), '').split()[:1])
                 if program not in _WRAPPERS:
                     break
+    return out
+
+
+_WORKDIR = re.compile(r'(?:^|[|;&]\s*)(?:cd|pushd)\s+(["\']?)([^\s"\';&|]+)\1')
+
+
+def _workdirs(arguments: str) -> set[str]:
+    """Keys of the directories a command line changes into (`cd /srv/app && ...`), and of their last parts."""
+    out: set[str] = set()
+    for found in _WORKDIR.finditer(arguments):
+        directory = found.group(2).rstrip('/').lower()
+        out.update((directory, directory.rsplit('/', 1)[-1]))
+    out.discard('')
     return out
 
 
@@ -588,7 +608,14 @@ def _args_text(args: Mapping[str, Any] | str | None) -> str:
     return '\n'.join(parts)
 
 
+COMPARATIVE = 7
+"""Words this long ending in `er` drop it (`simpler` finds `simplify`, `compiler` `compile`); shorter ones keep it
+(`server`, `header`, `number` are words of their own)."""
+
+
 def _stem(word: str) -> str:
+    if len(word) >= COMPARATIVE and word.endswith('er'):
+        return word[:-2]
     for suffix in _STEM_SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= _MIN_WORD:
             stem = word[: -len(suffix)]
