@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -266,6 +267,57 @@ def test_a_listing_sorted_by_size_keeps_its_largest_rows_over_what_a_request_nam
     descending = '\n'.join(reversed(text.splitlines())) + '\n'
     shown = select_preview(descending, 1_000, intent=intent).text.splitlines()
     assert set(largest) <= set(shown)
+
+
+_DATA = Path(__file__).resolve().parents[1] / 'data'
+
+
+def test_diagnostics_shown_with_their_source_are_diagnostics_and_keep_their_rarest_codes_with_places() -> None:
+    # `ruff check --select ALL cycler` (real, ruff's full format): a code and message, an arrow to the place, then
+    # the source under a gutter; most lines are source, so no line-per-diagnostic share would find it.
+    text = gzip.decompress((_DATA / 'diagnostics' / 'ruff_full_cycler.txt.gz').read_bytes()).decode()
+    view, shape, head, tail, sample = look(text)
+    assert (shape.kind, shape.variant) == (ShapeKind.diagnostics, 'snippets')
+    counted = census(view, [*head, *sample, *tail])
+    assert counted is not None
+    assert counted.total == 147  # `Found 147 errors.`
+    assert counted.counts[0] == ('D212', 15)
+    kept = digest_lines(text)
+    # Each code comes with the arrow under it: the place is what the model acts on.
+    pgh = kept.index('PGH003 Use specific rule codes when ignoring type issues')
+    assert kept[pgh + 1].strip().startswith('--> cycler/__init__.py:')
+    # One-off codes of families seen once (`PGH`, `ERA`, `B`) before one-offs of a family all over the run (`D`).
+    codes = [line.split()[0] for line in kept if not line.lstrip().startswith('-->')]
+    docstring = [code for code in codes if code.startswith('D')]
+    assert docstring, 'the docstring family has one-off codes too'
+    assert codes[-len(docstring) :] == docstring
+    assert {'PGH003', 'ERA001', 'B905'} <= set(codes)
+    shown = select_preview(text, 1_000).text
+    assert 'Found 147 errors.' in shown
+    assert 'PGH003 Use specific rule codes when ignoring type issues' in shown
+
+
+def test_arrows_among_a_logs_lines_are_not_diagnostics() -> None:
+    # Arrows alone are not enough: the lines around them must be a diagnostic's too.
+    steps = [f'2026-11-30 10:{i % 60:02d}:00 INFO build step {i} finished in {i * 3} ms' for i in range(60)]
+    log = '\n'.join(f'{step}\n  --> src/app.py:{i}:1' if i % 4 == 0 else step for i, step in enumerate(steps))
+    assert sum(1 for line in log.splitlines() if line.startswith('  --> ')) >= 10
+    _, shape, *_ = look(log)
+    assert shape.kind is ShapeKind.log
+
+
+def test_a_verbose_test_runs_failures_are_all_kept_from_its_summary_not_only_its_last_lines() -> None:
+    # `pytest -vv -l` of a module with eight failures (real): each summary line carries its diff, so the summary
+    # runs for 60 lines and its first failures are far above the last lines.
+    text = (_DATA / 'test_runs' / 'pytest_vv_summary.txt').read_text(encoding='utf-8')
+    failed = [line for line in text.splitlines() if line.startswith('FAILED ')]
+    assert len(failed) == 8
+    kept = digest_lines(text)
+    assert [line for line in kept if line.startswith('FAILED ')] == failed
+    view, *_ = look(text)
+    assert text.index(failed[0]) < view.tail(TAIL_LINES, 0)[0][0], 'the first failure is above the last lines'
+    shown = select_preview(text, 1_000).text
+    assert failed[0][:60] in shown and failed[1][:60] in shown
 
 
 def test_progress_bars_are_a_log_and_an_error_between_them_is_shown() -> None:

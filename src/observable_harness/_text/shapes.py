@@ -240,6 +240,11 @@ _DIAGNOSTIC = re.compile(
     r'|\s+--> \S+:\d+:\d+',
     re.IGNORECASE,
 )
+_ARROW = re.compile(r'\s*--> \S+:\d+(?::\d+)?\s*$')
+"""Where a diagnostic printed with its source points (ruff's and rustc's full format): `  --> src/app.py:12:5`."""
+_SNIPPET = re.compile(r'\s*(?:\d+\s*)?[|+-](?:\s|$)|\s*= |(?:help|note|error|warning)\b|[A-Z]{1,4}\d{2,5} \S')
+"""The other lines of such a diagnostic: its code and message, the numbered source lines under a `|` gutter, a
+suggested fix's `+`/`-` lines, `help:` and `= note:` lines."""
 _PYTEST = re.compile(r'\S+::\S+ (?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)|=+ test session starts =+')
 
 
@@ -344,6 +349,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.test_run, 'tests')
     if _over(nonblank, lambda line: bool(_DIAGNOSTIC.match(line)), 0.4):
         return Shape(ShapeKind.diagnostics, 'lines')
+    if '-->' in joined and _snippets(nonblank):
+        return Shape(ShapeKind.diagnostics, 'snippets')
     table = _table(view, head, head_lines, sampled)
     if table is not None:
         return table
@@ -354,6 +361,17 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     if _stanzas(nonblank):
         return Shape(ShapeKind.key_value, 'stanzas')
     return Shape(ShapeKind.log)
+
+
+ARROWS = 2
+"""Location arrows the judged lines must hold to read them as diagnostics shown with their source."""
+
+
+def _snippets(lines: list[str]) -> bool:
+    """Whether the lines are diagnostics printed with the source they point at: each a code and message, an
+    arrow to the place, and numbered source lines under a gutter (ruff, rustc, cargo)."""
+    arrows = sum(1 for line in lines if _ARROW.match(line))
+    return arrows >= ARROWS and _over(lines, lambda line: bool(_ARROW.match(line) or _SNIPPET.match(line)), 0.7)
 
 
 def _varied_keys(lines: list[str]) -> bool:
@@ -588,6 +606,8 @@ def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
         return _json_siblings(view, span)
     if kind is ShapeKind.test_run:
         return _failure_block(view, span)
+    if kind is ShapeKind.diagnostics and shape.variant == 'snippets':
+        return _arrow_pair(view, span)
     if kind is ShapeKind.log:
         return _traceback_of(view, span) or [
             *_source_marker(view, span),
@@ -635,6 +655,16 @@ def _continuation(view: TextView, span: Span) -> list[Span]:
     first = stripped.split(' ', 1)[0]
     prose = first.isalpha() and first.islower() and len(stripped.split()) >= 2
     return [following] if prose and deeper == 0 else []
+
+
+def _arrow_pair(view: TextView, span: Span) -> list[Span]:
+    """A diagnostic shown with its source reads as its code and message over the arrow to its place: either
+    one brings the other."""
+    if _ARROW.match(view.content(span)):
+        above = view.previous_line(span)
+        return [above] if above is not None and not _ARROW.match(view.content(above)) else []
+    below = view.next_line(span)
+    return [below] if below is not None and _ARROW.match(view.content(below)) else []
 
 
 _SOURCE_MARKER = re.compile(r'# \d+ "[^"]+"(?: \d)*$|==> .+ <==$')
@@ -1037,7 +1067,7 @@ def digest(
     if kind is ShapeKind.test_run:
         return _test_digest(view, tail)
     if kind is ShapeKind.diagnostics:
-        return _diagnostic_digest(view, [*head, *sample, *tail], counted)
+        return _diagnostic_digest(view, shape, [*head, *sample, *tail], counted)
     if kind is ShapeKind.json:
         return _json_digest(view, head, tail)
     if kind is ShapeKind.listing:
@@ -1247,9 +1277,12 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
     """A test run: the failed tests' summary lines, where each failure was raised, its first `E` line; and
     the first lines of each section its report ends with (the slowest tests of a sorted durations list)."""
     picks: list[Pick] = []
-    for span in tail:
-        content = view.content(span)
-        if _PYTEST_FAILED.match(content):
+    text = view.text
+    # With `-vv` or `-l` each summary line carries its diff under it: the summary outgrows the last lines.
+    banner = text.rfind(_SUMMARY_BANNER, max(0, view.total - SUMMARY_REACH))
+    failed = list(_summary_lines(view, banner)) if banner != -1 else []
+    for span in failed or tail:
+        if _PYTEST_FAILED.match(view.content(span)):
             picks.append(Pick(440 - len(picks) * 0.01, (span,), 'failed'))
     sections = 0
     for index, span in enumerate(tail[:-1]):
@@ -1259,7 +1292,6 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
             if rows:
                 picks.append(Pick(425 - sections * 0.01, (span, *rows), 'section'))
                 sections += 1
-    text = view.text
     # Failure blocks open with `____ test_name ____`; each ends with its location line (`file:line: Error`).
     position, blocks = text.find('\n__'), 0
     while position != -1 and blocks < _FAILURE_BLOCKS:
@@ -1277,6 +1309,28 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
             blocks += 1
         position = following
     return picks
+
+
+_SUMMARY_BANNER = ' short test summary info '
+SUMMARY_REACH = 256 * 1024
+"""How far from the end a test run's summary is looked for."""
+SUMMARY_FAILURES = 40
+
+
+def _summary_lines(view: TextView, banner: int) -> Iterator[Span]:
+    """The `FAILED`/`ERROR` lines of a test run's short summary, which opens at `banner`."""
+    text = view.text
+    # The next place of each mark, found again only once passed: each search runs over the summary once.
+    marks = {mark: text.find(mark, banner) for mark in ('\nFAILED ', '\nERROR ')}
+    for _ in range(SUMMARY_FAILURES):
+        found = min((place for place in marks.values() if place != -1), default=-1)
+        if found == -1:
+            return
+        span = view.line_at(found + 1)
+        yield span
+        for mark, place in marks.items():
+            if place == found:
+                marks[mark] = text.find(mark, span[1])
 
 
 def _last_content(text: str, floor: int, stop: int) -> int:
@@ -1302,6 +1356,7 @@ _CODE_STYLES = (
     _CodeStyle(re.compile(r':\d+(?::\d+)?:? ([A-Z]{1,4}\d{2,5})\b'), ' {code} '),  # ruff, flake8, pylint
     _CodeStyle(re.compile(r'\b(?:error|warning) (TS\d{3,5}):'), ' {code}:'),  # tsc
     _CodeStyle(re.compile(r'^(?:error|warning)\[([A-Z]\d{4})\]', re.MULTILINE), '[{code}]'),  # rustc, cargo
+    _CodeStyle(re.compile(r'^([A-Z]{1,4}\d{2,5}) (?=\S)', re.MULTILINE), '\n{code} '),  # ruff's full format
 )
 CENSUS_CHARS = 256 * 1024
 """Diagnostics up to this size are counted by code in full (one regex pass, ~1 ms per 100 KB); larger ones by the
@@ -1358,7 +1413,27 @@ def _code_style(view: TextView, sample: list[Span]) -> _CodeStyle | None:
     return best
 
 
-def _diagnostic_digest(view: TextView, sample: list[Span], counted: Census | None) -> list[Pick]:
+def _first(text: str, token: str) -> int:
+    """Where `token` first occurs; a token that opens a line (`\\n` first) may also open the text."""
+    if not token.startswith('\n'):
+        return text.find(token)
+    if text.startswith(token[1:]):
+        return 0
+    found = text.find(token)
+    return found + 1 if found != -1 else -1
+
+
+_FAMILY = re.compile(r'([A-Z]+)\d+$')
+"""A code of letters and a number belongs to the family its letters name: `D205` to `D`, `SIM105` to `SIM`."""
+
+
+def _family(code: str) -> str:
+    """The family of `code` (itself when it has none: `no-untyped-def`, `-Wshadow`)."""
+    found = _FAMILY.match(code)
+    return found.group(1) if found else code
+
+
+def _diagnostic_digest(view: TextView, shape: Shape, sample: list[Span], counted: Census | None) -> list[Pick]:
     """Diagnostics: the first of each code, rarest code first (the one-off error, not the thousandth style nit)."""
     text = view.text
     style = _code_style(view, sample)
@@ -1371,10 +1446,22 @@ def _diagnostic_digest(view: TextView, sample: list[Span], counted: Census | Non
         for span in sample:
             for code in style.pattern.findall(view.content(span)):
                 count[code] = count.get(code, 0) + 1
-    firsts = {code: text.find(style.token.format(code=code)) for code in count}
-    # Rarest first; among codes as rare, the one seen first.
-    ordered = sorted((code for code in count if firsts[code] != -1), key=lambda code: (count[code], firsts[code]))
-    return [
-        Pick(330 - rank * 0.01, (view.line_at(firsts[code]),), 'first of code')
-        for rank, code in enumerate(ordered[:FIRST_OF_CODE])
-    ]
+    firsts = {code: _first(text, style.token.format(code=code)) for code in count}
+    # A code's family (its letters: `D` of `D205`) counts all its codes: a one-off code of a family that fires
+    # all over (docstring style) is less telling than a one-off of a family seen once.
+    family: dict[str, int] = {}
+    for code, seen in count.items():
+        family[_family(code)] = family.get(_family(code), 0) + seen
+    # Rarest first, then rarest family; among codes as rare, the one seen first.
+    ordered = sorted(
+        (code for code in count if firsts[code] != -1),
+        key=lambda code: (count[code], family[_family(code)], firsts[code]),
+    )
+    snippets = shape.variant == 'snippets'
+    picks: list[Pick] = []
+    for rank, code in enumerate(ordered[:FIRST_OF_CODE]):
+        line = view.line_at(firsts[code])
+        # Shown with its source, a diagnostic's place is on the arrow line under it.
+        spans = (line, *_arrow_pair(view, line)) if snippets else (line,)
+        picks.append(Pick(330 - rank * 0.01, spans, 'first of code'))
+    return picks
