@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from observable_harness._text import intent as intent_module
 from observable_harness._text.cut import TruncationStrategy, cut_text
-from observable_harness._text.intent import Intent
+from observable_harness._text.intent import Intent, find_matches
 from observable_harness._text.layout import compact_json
-from observable_harness._text.preview import Preview, select_preview
+from observable_harness._text.preview import Preview, _diff_weight, select_preview
 from tests.standins import capture, captures, line_with
 
 GAP = re.compile(r'\[… ([\d,]+) (line|record)s? …\]')
@@ -613,3 +613,25 @@ def test_any_preview_fits_its_budget_and_adds_up(text: str, budget: int, words: 
     # A spill hands over the UTF-8 its write needs: searched in place of the text, the same preview.
     utf8 = text.encode('utf-8', 'surrogatepass')
     assert select_preview(text, budget, intent=intent, offer_chars=offer, utf8=utf8) == preview
+
+
+def test_in_a_diff_a_changed_line_outranks_an_unchanged_line_naming_the_same_thing() -> None:
+    # The unchanged lines around a change are context: the change is what a diff is read for.
+    hunk = [' ' * 8 + f'value_{n} = compute({n})' for n in range(40)]
+    diff = '\n'.join(
+        [
+            'diff --git a/app/adapters.py b/app/adapters.py',
+            '--- a/app/adapters.py',
+            '+++ b/app/adapters.py',
+            '@@ -120,7 +120,9 @@ def setup(self):',
+            *hunk[:10],
+            '        # PoolAdapter keeps one pool per host and scheme',
+            *hunk[10:20],
+            '-        return PoolAdapter.connect(url)',
+            '+        return PoolAdapter.connect_with_tls(request, verify)',
+            *hunk[20:],
+        ]
+    )
+    matches = find_matches(diff, Intent.gather(prompt='What changed in PoolAdapter?'), weigh=_diff_weight)
+    best = diff[matches.lines[0].start : matches.lines[0].end]
+    assert best.startswith(('-', '+'))

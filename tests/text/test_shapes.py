@@ -320,6 +320,24 @@ def test_a_verbose_test_runs_failures_are_all_kept_from_its_summary_not_only_its
     assert failed[0][:60] in shown and failed[1][:60] in shown
 
 
+def test_a_json_document_after_warnings_is_json_and_shows_each_records_name_and_version() -> None:
+    # `pip install --dry-run --quiet --report - click itsdangerous blinker` (real): pip warns about this machine's
+    # index locations first, then prints the report.
+    text = (_DATA / 'json' / 'pip_report_after_warnings.txt').read_text(encoding='utf-8')
+    assert text.startswith('WARNING: ')
+    _, shape, *_ = look(text)
+    assert (shape.kind, shape.variant) == (ShapeKind.json, 'indented')
+    lines = text.splitlines()
+    named = [(line, lines[index + 1]) for index, line in enumerate(lines) if line.startswith('        "name": ')]
+    assert len(named) == 3
+    kept = digest_lines(text)
+    for name, version in named:
+        assert version.strip().startswith('"version": ')
+        assert kept[kept.index(name) + 1] == version
+    shown = select_preview(text, 600).text
+    assert all(name in shown and version in shown for name, version in named)
+
+
 def test_progress_bars_are_a_log_and_an_error_between_them_is_shown() -> None:
     # tqdm writes a line per step when its output is not a terminal: its pipes are a bar, not a table's columns,
     # and the same `Downloading:` on every line is a log's prefix, not the keys of a dump.

@@ -339,7 +339,20 @@ _PROBE_FAILURES = ('(No such file or directory)', '(Resource temporarily unavail
 """How a syscall trace's probes end: a search path tried and passed over."""
 
 
+DIFF_CONTEXT = 0.7
+"""A diff's unchanged lines and its headers (`@@ ... class Adapter:`, `diff --git`) weigh this much of a changed
+line: a change is what a diff is read for; the file and hunk come with it as context anyway."""
+
+
+def _diff_weight(line: str) -> float:
+    if line.startswith(('+', '-')) and not line.startswith(('+++ ', '--- ')):
+        return 1.0
+    return DIFF_CONTEXT
+
+
 def _class_weight(shape: Shape) -> Callable[[str], float] | None:
+    if shape.kind is ShapeKind.diff:
+        return _diff_weight
     if shape.kind in QUIET_SHAPES or shape.kind is ShapeKind.diagnostics:
         return None  # data, prose, or a list of findings: every line the same class, nothing to tell apart
 

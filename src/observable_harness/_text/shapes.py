@@ -317,6 +317,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
             return Shape(ShapeKind.records, 'compact')
         if len(head) > 2:
             return Shape(ShapeKind.json, 'indented')
+    elif text.rstrip()[-1:] in ']}' and any(line in ('{', '[') for line in head_lines[1:JSON_PREAMBLE]):
+        return Shape(ShapeKind.json, 'indented')  # a document after a few lines of warnings (`pip --report -`)
     # A history opens with a commit, even when its patches follow (`git log -p`): a diff's lines are then
     # read in the commit they belong to.
     if any(_COMMIT.match(line) for line in head_lines[:3]):
@@ -372,6 +374,10 @@ def _snippets(lines: list[str]) -> bool:
     arrow to the place, and numbered source lines under a gutter (ruff, rustc, cargo)."""
     arrows = sum(1 for line in lines if _ARROW.match(line))
     return arrows >= ARROWS and _over(lines, lambda line: bool(_ARROW.match(line) or _SNIPPET.match(line)), 0.7)
+
+
+JSON_PREAMBLE = 12
+"""Lines of warnings or notices a command may print before the JSON document it was asked for."""
 
 
 def _varied_keys(lines: list[str]) -> bool:
@@ -1116,7 +1122,21 @@ def _json_digest(view: TextView, head: list[Span], tail: list[Span]) -> list[Pic
     for index, span in enumerate(head[:12]):
         if _JSON_SCALAR.match(view.content(span)):
             picks.append(Pick(445 - index * 0.01, (span,), 'field'))
+    # A list of objects is read by what each one is: its name (and the version beside it), one line a record.
+    for index, found in enumerate(_NAME_FIELD.finditer(view.text, 0, min(view.total, NAME_SCAN_CHARS))):
+        if index >= NAMED_RECORDS:
+            break
+        span = view.line_at(found.start())
+        beside = view.next_line(span)
+        spans = (span, beside) if beside is not None and _VERSION_FIELD.match(view.content(beside)) else (span,)
+        picks.append(Pick(455 - index * 0.01, spans, 'record'))
     return picks
+
+
+_NAME_FIELD = re.compile(r'^ +"(?:name|id|package|title)": "[^"\n]{1,80}",?$', re.MULTILINE)
+_VERSION_FIELD = re.compile(r' +"version": ')
+NAME_SCAN_CHARS = 256 * 1024
+NAMED_RECORDS = 24
 
 
 HEADER_PRIORITY = 460.0
