@@ -336,6 +336,10 @@ def test_a_json_document_after_warnings_is_json_and_shows_each_records_name_and_
         assert kept[kept.index(name) + 1] == version
     shown = select_preview(text, 600).text
     assert all(name in shown and version in shown for name, version in named)
+    # A C function's body opens with a brace on its own line too, and the file ends with one: not JSON.
+    source = '#include <stdio.h>\n\nint main(void)\n{\n' + '    puts("hello");\n' * 200 + '    return 0;\n}\n'
+    _, shape, *_ = look(source)
+    assert shape.kind is not ShapeKind.json
 
 
 def test_progress_bars_are_a_log_and_an_error_between_them_is_shown() -> None:

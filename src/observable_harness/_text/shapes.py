@@ -317,7 +317,10 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
             return Shape(ShapeKind.records, 'compact')
         if len(head) > 2:
             return Shape(ShapeKind.json, 'indented')
-    elif text.rstrip()[-1:] in ']}' and any(line in ('{', '[') for line in head_lines[1:JSON_PREAMBLE]):
+    elif text.rstrip()[-1:] in ']}' and any(
+        line in ('{', '[') and _JSON_MEMBER.match(following)
+        for line, following in pairwise(head_lines[1 : JSON_PREAMBLE + 1])
+    ):
         return Shape(ShapeKind.json, 'indented')  # a document after a few lines of warnings (`pip --report -`)
     # A history opens with a commit, even when its patches follow (`git log -p`): a diff's lines are then
     # read in the commit they belong to.
@@ -378,6 +381,8 @@ def _snippets(lines: list[str]) -> bool:
 
 JSON_PREAMBLE = 12
 """Lines of warnings or notices a command may print before the JSON document it was asked for."""
+_JSON_MEMBER = re.compile(r'\s+(?:"[^"]*":|[-\d\[{"]|true\b|false\b|null\b)')
+"""The first line inside a JSON document's opening bracket: a key, or a value (C's `{` is followed by code)."""
 
 
 def _varied_keys(lines: list[str]) -> bool:
