@@ -383,3 +383,15 @@ def test_a_long_word_is_searched_without_its_er_and_a_short_one_keeps_it() -> No
     best = find_matches(history, Intent.gather(prompt='Which commit made the speedups simpler?')).lines[0]
     assert history[best.start : best.end] == '    simplify the speedups'
     assert 'server' in {term.key for term in Intent.gather(prompt='Why did the server stop?').terms}
+
+
+def test_what_a_request_calls_noise_is_looked_past() -> None:
+    intent = Intent.gather(text='I will separate the genuine bug signals from docstring and formatting noise.')
+    found = {term.key for term in intent.terms}
+    assert {'docstr', 'format'} <= set(intent.avoid)
+    assert not {'docstr', 'format'} & found
+    assert 'signal' in found, 'only the words of the noise phrase are looked past'
+    report = ''.join(f'pkg/mod{n}.py:{n}: D10{n % 3} Missing docstring in public function\n' for n in range(1, 40))
+    report += 'pkg/core.py:88: B006 Do not use mutable data structures for argument defaults (bug signal)\n'
+    best = find_matches(report, intent).lines[0]
+    assert 'B006' in report[best.start : best.end]

@@ -448,11 +448,21 @@ _PHRASE_END = re.compile(r'[,.;:!?()\n]|\b(?:and|but|for|to|in|on|with|then|what
 _NEGATED_WORDS = 4
 
 
+_NOISE = re.compile(r'((?:\b[A-Za-z][\w-]*\s+){1,3})(?:noise|nits|clutter|chatter)\b', re.IGNORECASE)
+"""Words before which a request calls them noise: "docstring and formatting noise", "style nits"."""
+_NOISE_PHRASE_START = frozenset(('from', 'than', 'of', 'to', 'with', 'in', 'on', 'for', 'by', 'about', 'over', 'is'))
+
+
 def _negated(content: str) -> tuple[set[str], set[str]]:
-    """Stems of the words a request says to look past (up to four after a cue, to the end of the phrase), and
-    of the cues themselves ("ignoring", "past"): neither is a thing to look for."""
+    """Stems of the words a request says to look past (up to four after a cue, to the end of the phrase, or up to
+    three before "noise"), and of the cues themselves ("ignoring", "past"): neither is a thing to look for."""
     out: set[str] = set()
     cues: set[str] = set()
+    for noise in _NOISE.finditer(content):
+        words = re.findall(r'[A-Za-z]+', noise.group(1).lower())
+        # Back to the phrase's start: "signals from missing-annotation noise" calls only the annotations noise.
+        start = max((index + 1 for index, word in enumerate(words) if word in _NOISE_PHRASE_START), default=0)
+        out.update(_stem(word) for word in words[start:] if len(word) >= _MIN_WORD and word not in STOPWORDS)
     for cue in _LOOK_PAST.finditer(content):
         cues.update(_stem(word.lower()) for word in cue.group(0).split())
         end = _PHRASE_END.search(content, cue.end())
