@@ -30,6 +30,7 @@ from observable_harness._text.shapes import (
     context,
     detect,
     digest,
+    summary_section,
     traceback_picks,
 )
 from tests.standins import capture, line_with
@@ -340,6 +341,28 @@ def test_a_json_document_after_warnings_is_json_and_shows_each_records_name_and_
     source = '#include <stdio.h>\n\nint main(void)\n{\n' + '    puts("hello");\n' * 200 + '    return 0;\n}\n'
     _, shape, *_ = look(source)
     assert shape.kind is not ShapeKind.json
+
+
+def test_a_logs_summary_section_is_kept_whole_over_what_the_request_selects() -> None:
+    # The last 400 lines of `pip wheel -v pillow` from source (real): the setup summary of found and missing
+    # libraries sits 270 lines above the end, between compiler and copy lines that name the same libraries.
+    text = (_DATA / 'logs' / 'pillow_build_tail.txt').read_text(encoding='utf-8')
+    intent = Intent.gather(prompt='Does the pillow wheel we built have TIFF, WebP and color-management support?')
+    shown = select_preview(text, 1_000, intent=intent).text.splitlines()
+    for line in ('  PIL SETUP SUMMARY', '  *** LIBTIFF support not available', '  *** WEBP support not available'):
+        assert line in shown
+    assert '  --- JPEG support available' in shown
+    view = TextView(text)
+    section = [view.content(span) for span in summary_section(view)]
+    assert section[0] == '  PIL SETUP SUMMARY'
+    assert not any(set(line.strip()) == {'-'} for line in section), 'rules are left out'
+    # valgrind (real, a leak and an invalid write): the last titled section, under the tool's `==pid==` prefix.
+    leaks = (_DATA / 'logs' / 'valgrind_leak.txt').read_text(encoding='utf-8')
+    view = TextView(leaks)
+    section = [view.content(span) for span in summary_section(view)]
+    assert section[0] == '==4242== LEAK SUMMARY:'
+    assert section[1] == '==4242==    definitely lost: 34 bytes in 4 blocks'
+    assert len(section) == 6, 'to the blank line under the prefix'
 
 
 def test_progress_bars_are_a_log_and_an_error_between_them_is_shown() -> None:

@@ -55,6 +55,7 @@ from .shapes import (
     digest,
     lines_between,
     path_line,
+    summary_section,
     traceback_picks,
 )
 from .words import shorten_middle
@@ -93,6 +94,8 @@ GAP_FILL_CHARS = 160
 DEFINITION_BODY = 2
 """Lines after a matched definition that opens a block (a function's label, `def name(...):`) shown with it."""
 CRASH_PRIORITY = 905.0
+SUMMARY_SECTION_PRIORITY = 910.0
+"""A log's own summary section (`PIL SETUP SUMMARY`, `LEAK SUMMARY:`): over what the request selects."""
 """A crash line and the first frames of the stack after it: over the lines a request names (900)."""
 MAX_MIDDLE_HITS = 24
 MIDDLE_SCAN_CHARS = 512 * 1024
@@ -409,6 +412,11 @@ def _class_picks(
             if line_class is LineClass.error and view.content(span).rstrip().endswith(_PROBE_FAILURES):
                 classes[span] = LineClass.normal
     out: list[tuple[float, list[_Line], str]] = []
+    if shape.kind is ShapeKind.log:
+        # A section the output titles as its summary says what a long build or check came to.
+        section = summary_section(view)
+        if section:
+            out.append((SUMMARY_SECTION_PRIORITY, [_Line(span, limit, role='summary') for span in section], 'summary'))
     nonblank = [span for span in window if view.content(span).strip()]
     if nonblank:
         out.append((420.0, [_Line(min(nonblank), limit, role='first')], 'first'))

@@ -668,6 +668,45 @@ def _continuation(view: TextView, span: Span) -> list[Span]:
     return [following] if prose and deeper == 0 else []
 
 
+_SUMMARY_TITLE = re.compile(r'[\s=*#:-]*(?:[A-Z][A-Z0-9_()/-]*\s+){0,4}SUMMARY\b[\s:=*#-]*$')
+"""A line that titles a summary section, in capitals (`PIL SETUP SUMMARY`, `==12== LEAK SUMMARY:`)."""
+SUMMARY_SECTION_LINES = 16
+"""Lines of a summary section kept under its title."""
+
+
+def summary_section(view: TextView) -> list[Span]:
+    """The last section a log titles as its summary (a build's feature summary, a leak checker's totals) in its
+    last `SUMMARY_REACH` characters: its title and the lines under it (rules left out) to a blank line, at most
+    `SUMMARY_SECTION_LINES`."""
+    text = view.text
+    floor = max(0, view.total - SUMMARY_REACH)  # a summary closes the output: looked for near its end
+    position = text.rfind('SUMMARY', floor)
+    tries = 0
+    while position != -1 and tries < SUMMARY_TITLES:
+        tries += 1
+        title = view.line_at(position)
+        content = view.content(title)
+        prefix = content[: len(content) - len(content.lstrip('=0123456789 '))] if content.startswith('==') else ''
+        if _SUMMARY_TITLE.match(content[len(prefix) :]):
+            out = [title]
+            for line in view.forward(title, SUMMARY_SECTION_LINES + 2):
+                body = view.content(line)[len(prefix) :]
+                if _RULE.match(body):
+                    continue  # rules under the title and between its parts
+                if not body.strip():
+                    break
+                out.append(line)
+                if len(out) > SUMMARY_SECTION_LINES:
+                    break
+            return out if len(out) > 1 else []
+        position = text.rfind('SUMMARY', floor, title[0])
+    return []
+
+
+SUMMARY_TITLES = 4
+"""Lines holding `SUMMARY` looked at from the end for a section title."""
+
+
 def _arrow_pair(view: TextView, span: Span) -> list[Span]:
     """A diagnostic shown with its source reads as its code and message over the arrow to its place: either
     one brings the other."""
@@ -1338,7 +1377,7 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
 
 _SUMMARY_BANNER = ' short test summary info '
 SUMMARY_REACH = 256 * 1024
-"""How far from the end a test run's summary is looked for."""
+"""How far from the end a summary is looked for (a test run's, a section a log titles so)."""
 SUMMARY_FAILURES = 40
 
 
