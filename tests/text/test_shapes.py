@@ -136,6 +136,35 @@ def test_a_traceback_mid_log_gives_its_exception_and_the_innermost_own_frame() -
     assert kept[0] == 'sqlite3.OperationalError: database is locked'
     # Not the innermost frame (flask's app.py), the innermost one in the application's own code.
     assert kept[1] == '  File "/home/dev/flaskr-app/flaskr/auth.py", line 42, in load_logged_in_user'
+    # What the server logged as it failed, and the request before it.
+    assert kept[-2:] == [
+        '127.0.0.1 - - [30/Nov/2026 18:12:10] "GET / HTTP/1.1" 200 -',
+        '[2026-11-30 18:12:16,419] ERROR in app: Exception on /create [POST]',
+    ]
+
+
+def test_a_traceback_under_a_rule_brings_the_lines_above_the_rule() -> None:
+    # socketserver prints a rule, then where the request came from, then the traceback.
+    log = '\n'.join(
+        [
+            *(f'127.0.0.1 - - [01/Dec/2026 11:15:{n:02d}] "GET /api/items/{n} HTTP/1.1" 200 -' for n in range(30)),
+            '2026-12-01 11:15:31,431 INFO inventory: building report month=2026-12',
+            '-' * 40,
+            "Exception occurred during processing of request from ('127.0.0.1', 55260)",
+            'Traceback (most recent call last):',
+            '  File "/srv/app/app.py", line 26, in monthly_report',
+            '    return revenue // units',
+            'ZeroDivisionError: integer division or modulo by zero',
+            '-' * 40,
+        ]
+    )
+    view = TextView(log)
+    traceback = view.line_at(log.index('Traceback (most recent call last):'))
+    kept = [view.content(span) for pick in traceback_picks(view, traceback, 1.0) for span in pick.spans]
+    assert kept[-2:] == [
+        '2026-12-01 11:15:31,431 INFO inventory: building report month=2026-12',
+        "Exception occurred during processing of request from ('127.0.0.1', 55260)",
+    ]
 
 
 def test_a_commit_line_brings_its_commit_date_and_files() -> None:

@@ -342,7 +342,7 @@ _PROBE_FAILURES = ('(No such file or directory)', '(Resource temporarily unavail
 """How a syscall trace's probes end: a search path tried and passed over."""
 
 
-DIFF_CONTEXT = 0.7
+DIFF_CONTEXT = 0.4
 """A diff's unchanged lines and its headers (`@@ ... class Adapter:`, `diff --git`) weigh this much of a changed
 line: a change is what a diff is read for; the file and hunk come with it as context anyway."""
 

@@ -1023,7 +1023,30 @@ def traceback_picks(view: TextView, traceback: Span, priority: float) -> list[Pi
     if chosen is not None:
         spans = (chosen[0],) if chosen[1] is None else (chosen[0], chosen[1])
         picks.append(Pick(priority - 1, spans, 'traceback'))
+    lead = _lead_in(view, traceback)
+    if lead:
+        picks.append(Pick(priority - 2, tuple(lead), 'traceback'))
     return picks
+
+
+LEAD_IN = 2
+"""Lines above a traceback shown with it: what the program logged as it failed (a server's `Exception occurred
+during processing of request`, and the request line or log line before that)."""
+
+
+def _lead_in(view: TextView, traceback: Span) -> list[Span]:
+    """Up to `LEAD_IN` lines just above a traceback, rules left out, nearest last."""
+    out: list[Span] = []
+    for line in view.backward(traceback, LEAD_IN + 2):
+        content = view.content(line)
+        if not content.strip():
+            break
+        if _RULE.match(content):
+            continue
+        out.append(line)
+        if len(out) == LEAD_IN:
+            break
+    return out[::-1]
 
 
 _NATIVE_FRAME = re.compile(
