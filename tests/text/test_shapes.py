@@ -35,6 +35,8 @@ from observable_harness._text.shapes import (
 )
 from tests.standins import capture, line_with
 
+_DATA = Path(__file__).resolve().parents[1] / 'data'
+
 
 def look(text: str) -> tuple[TextView, Shape, list[Span], list[Span], list[Span]]:
     view = TextView(text)
@@ -167,6 +169,13 @@ def test_a_traceback_under_a_rule_brings_the_lines_above_the_rule() -> None:
     ]
 
 
+def test_a_compiler_diagnostic_brings_the_source_line_it_quotes() -> None:
+    # gcc (real, ../shared/traffic): the line a diagnostic is about, in a numbered gutter under it.
+    text = (_DATA / 'traffic' / 'gcc_errors.txt').read_text(encoding='utf-8')
+    assert context_of(text, 'broken.c:6:10: error: ‘totl’ undeclared') == ['    6 |   return totl;']
+    assert context_of(text, 'broken.c:5:19: note: each undeclared') == []  # a note with no source under it
+
+
 def test_a_commit_line_brings_its_commit_date_and_files() -> None:
     log = capture('git_log_stat').text
     kept = context_of(log, '    Use OrderedSet as default set_class\n\n src/')
@@ -297,9 +306,6 @@ def test_a_listing_sorted_by_size_keeps_its_largest_rows_over_what_a_request_nam
     descending = '\n'.join(reversed(text.splitlines())) + '\n'
     shown = select_preview(descending, 1_000, intent=intent).text.splitlines()
     assert set(largest) <= set(shown)
-
-
-_DATA = Path(__file__).resolve().parents[1] / 'data'
 
 
 def test_diagnostics_shown_with_their_source_are_diagnostics_and_keep_their_rarest_codes_with_places() -> None:

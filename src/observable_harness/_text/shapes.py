@@ -585,6 +585,9 @@ def _numeric_column(rows: list[list[str]]) -> tuple[int, bool]:
 
 # --- context: what makes one kept line readable --------------------------------------------------
 
+_COMPILER_PLACE = re.compile(r'\S+:\d+:\d+: (?:fatal )?(?:error|warning|note):')
+_GUTTER = re.compile(r'\s*\d+ \| ')
+"""A source line a compiler quotes under its diagnostic: `   44 |   uint32_t preset = argv[1][0] - '0';`."""
 _CONTEXT_LINES = 400
 """How far back a context search walks, in lines: enough for a commit or a directory, bounded for a megabyte."""
 _DIR_HEADER = re.compile(r'\S.*:$')
@@ -599,6 +602,11 @@ def path_line(line: str) -> bool:
 def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
     """Lines to show with `span` so that it can be read: the table's header, the commit, the directory."""
     kind = shape.kind
+    if kind in (ShapeKind.log, ShapeKind.diagnostics, ShapeKind.syscalls) and _COMPILER_PLACE.match(view.content(span)):
+        # A compiler's diagnostic prints the source line it is about under it, in a numbered gutter.
+        below = view.next_line(span)
+        if below is not None and _GUTTER.match(view.content(below)):
+            return [below]
     if kind is ShapeKind.table and shape.header is not None and span[0] > shape.header[1]:
         return [*shape.header_extra[-2:], shape.header] if shape.variant != 'aligned' else [shape.header]
     if kind is ShapeKind.history:
