@@ -80,6 +80,8 @@ def test_pip_log_error_and_progress(real_outputs: dict[str, RealOutput]) -> None
         ("KeyError: 'b'", LineClass.error),
         ('npm ERR! code ELIFECYCLE', LineClass.error),
         ('make: *** [Makefile:12: all] Error 2', LineClass.error),
+        ("make: *** No rule to make target '11_file_info', needed by 'all'.", LineClass.error),
+        ("make[2]: *** No rule to make target 'lib.o', needed by 'all'.  Stop.", LineClass.error),
         ('2026-11-29 10:00:01 ERROR db: connection refused', LineClass.error),
         ('ld: cannot find -lfoo', LineClass.error),
         ('WARNING: pip is configured with locations that require TLS', LineClass.warning),

@@ -98,6 +98,7 @@ _ALERT_FRAGMENTS = (
     'invalid write',
     'invalid free',
     'signal sig',
+    ': ***',  # make's own errors: `make: *** No rule to make target 'x'.`, `make[1]: *** [all] Error 2`
 )
 
 # Every summary form is anchored at the start of the line, so `match` rejects most lines in a step.
