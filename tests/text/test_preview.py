@@ -635,3 +635,12 @@ def test_in_a_diff_a_changed_line_outranks_an_unchanged_line_naming_the_same_thi
     matches = find_matches(diff, Intent.gather(prompt='What changed in PoolAdapter?'), weigh=_diff_weight)
     best = diff[matches.lines[0].start : matches.lines[0].end]
     assert best.startswith(('-', '+'))
+
+
+def test_a_make_error_in_the_middle_of_a_build_log_is_shown() -> None:
+    # `make -k` goes on past a missing target: the reason the build fails sits among thousands of compile lines.
+    lines = [f'gcc -c -O2 -o obj/file{n}.o src/file{n}.c' for n in range(3000)]
+    lines.insert(1500, "make[1]: *** No rule to make target 'src/missing.c', needed by 'obj/missing.o'.")
+    lines.append("make: Target 'all' not remade because of errors.")
+    shown = select_preview('\n'.join(lines), 1_000).text
+    assert "make[1]: *** No rule to make target 'src/missing.c', needed by 'obj/missing.o'." in shown

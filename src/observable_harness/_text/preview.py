@@ -85,6 +85,7 @@ MIDDLE_MARKERS = (
     'Segmentation fault',
     'Invalid read',
     'Invalid write',
+    ': *** ',  # make stopping or skipping a target: `make: *** No rule to make target`, `make[1]: *** [x] Error 1`
 )
 """Literal markers a log's middle is searched for (C-speed); a hit's line is then classified like any other."""
 GAP_FILL = 3
