@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from unittest.mock import patch
 
 from hypothesis import given
@@ -13,7 +14,7 @@ from observable_harness._text import intent as intent_module
 from observable_harness._text.cut import TruncationStrategy, cut_text
 from observable_harness._text.intent import Intent, find_matches
 from observable_harness._text.layout import compact_json
-from observable_harness._text.preview import Preview, _diff_weight, select_preview
+from observable_harness._text.preview import Preview, _diff_weight, _listing_weight, select_preview
 from tests.standins import capture, captures, line_with
 
 GAP = re.compile(r'\[… ([\d,]+) (line|record)s? …\]')
@@ -644,3 +645,14 @@ def test_a_make_error_in_the_middle_of_a_build_log_is_shown() -> None:
     lines.append("make: Target 'all' not remade because of errors.")
     shown = select_preview('\n'.join(lines), 1_000).text
     assert "make[1]: *** No rule to make target 'src/missing.c', needed by 'obj/missing.o'." in shown
+
+
+def test_a_name_in_a_long_list_of_names_counts_less_than_the_entry_it_names() -> None:
+    # `apt-cache show python3-pandas python3-numpy ...` (real): pandas' `Depends:` lists numpy and a dozen more;
+    # the request is about each package's own entry.
+    text = (Path(__file__).resolve().parents[1] / 'data' / 'key_value' / 'apt_cache_show.txt').read_text()
+    intent = Intent.gather(prompt='Our minimums are pandas>=1.5 and numpy>=1.24: can both come from Debian packages?')
+    best = find_matches(text, intent, weigh=_listing_weight).lines[0]
+    assert not text[best.start : best.end].startswith('Depends:')
+    shown = select_preview(text, 600, intent=intent).text.splitlines()
+    assert 'Version: 1:1.24.2-1+deb12u1' in shown and 'Version: 1.5.3+dfsg-2' in shown

@@ -354,9 +354,21 @@ def _diff_weight(line: str) -> float:
     return DIFF_CONTEXT
 
 
+LISTED = 0.5
+"""A key whose value lists many names (`Depends: a, b, c, ...`) weighs this much: a name there is one of many,
+not the entry the line is about."""
+LIST_COMMAS = 4
+
+
+def _listing_weight(line: str) -> float:
+    return LISTED if line.count(',') >= LIST_COMMAS else 1.0
+
+
 def _class_weight(shape: Shape) -> Callable[[str], float] | None:
     if shape.kind is ShapeKind.diff:
         return _diff_weight
+    if shape.kind is ShapeKind.key_value:
+        return _listing_weight
     if shape.kind in QUIET_SHAPES or shape.kind is ShapeKind.diagnostics:
         return None  # data, prose, or a list of findings: every line the same class, nothing to tell apart
 
