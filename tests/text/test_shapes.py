@@ -378,6 +378,22 @@ def test_a_json_document_after_warnings_is_json_and_shows_each_records_name_and_
     assert shape.kind is not ShapeKind.json
 
 
+def test_a_verbose_unittest_run_is_a_test_run_and_keeps_each_failure_with_what_it_raised() -> None:
+    # `python -m unittest discover -v` (real): one module fails to import, one assertion fails among 125 tests.
+    text = (_DATA / 'test_runs' / 'unittest_verbose.txt').read_text(encoding='utf-8')
+    _, shape, *_ = look(text)
+    assert (shape.kind, shape.variant) == (ShapeKind.test_run, 'tests')
+    kept = digest_lines(text)
+    # The import error's cause is the chained exception under it, not the loader's wrapper.
+    error = kept.index('ERROR: test_config (unittest.loader._FailedTest.test_config)')
+    assert kept[error + 1] == "ModuleNotFoundError: No module named 'tomllib_missing_backport'"
+    fail = kept.index('FAIL: test_indent_blank_lines (test_text.TestWrap.test_indent_blank_lines)')
+    assert kept[fail + 1] == "AssertionError: '> a\\n\\n> b' != '> a\\n> \\n> b'"
+    shown = select_preview(text, 1_000).text
+    assert "ModuleNotFoundError: No module named 'tomllib_missing_backport'" in shown
+    assert 'FAILED (failures=1, errors=1)' in shown
+
+
 def test_a_logs_summary_section_is_kept_whole_over_what_the_request_selects() -> None:
     # The last 400 lines of `pip wheel -v pillow` from source (real): the setup summary of found and missing
     # libraries sits 270 lines above the end, between compiler and copy lines that name the same libraries.

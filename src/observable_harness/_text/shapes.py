@@ -254,9 +254,10 @@ def _pytest_line(line: str) -> bool:
 
 
 _OTHER_TESTS = re.compile(
-    r'(?:--- (?:PASS|FAIL): |=== RUN |(?:PASS|FAIL) +\S+\.(?:js|ts|tsx)\b|test \S+ \.\.\. (?:ok|FAILED))'
+    r'(?:--- (?:PASS|FAIL): |=== RUN |(?:PASS|FAIL) +\S+\.(?:js|ts|tsx)\b|test \S+ \.\.\. (?:ok|FAILED)'
+    r'|\w+ \([\w.]+\)(?: \S.*)? \.\.\. (?:ok|FAIL|ERROR|skipped|expected failure|unexpected success))'  # unittest -v
 )
-_OTHER_TESTS_MARKS = ('PASS', 'FAIL', '=== RUN ', 'test ')
+_OTHER_TESTS_MARKS = ('PASS', 'FAIL', '=== RUN ', 'test ', ' ... ')
 """Every line `_OTHER_TESTS` matches holds one of these."""
 _KEY_VALUE = re.compile(r'\s*["\']?[\w.\-/\[\]@$]+["\']?\s*(?:=|:(?=\s|$))\s*')
 _RULE = re.compile(r'\s*[-=+|: ]*[-=]{3,}[-=+|: ]*\s*$')
@@ -1402,6 +1403,42 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
             if first_e != -1:
                 picks.append(Pick(430 - blocks * 0.01, (view.line_at(first_e + 1),), 'failure'))
             blocks += 1
+        position = following
+    if not blocks:
+        picks += _unittest_blocks(view)
+    return picks
+
+
+_UNITTEST_BLOCK = re.compile(r'(?:FAIL|ERROR): \w+ \(')
+_RAISED = re.compile(r'^[A-Za-z_][\w.]*(?:Error|Exception|Failure|Exit|Interrupt)\b', re.MULTILINE)
+"""An exception line of a Python traceback (`AssertionError: 'a' != 'b'`); a diff may follow it."""
+
+
+def _unittest_blocks(view: TextView) -> list[Pick]:
+    """unittest's failure reports (`FAIL: test_x (pkg.Class.test_x)` under a rule of `=`): each header with the
+    line its traceback ends with, the assertion or the exception that stopped the test."""
+    text = view.text
+    picks: list[Pick] = []
+    position = text.find('\n' + '=' * 20)
+    while position != -1 and len(picks) < _FAILURE_BLOCKS:
+        header = view.next_line(view.line_at(position + 1))
+        following = text.find('\n' + '=' * 20, position + 1)
+        if header is not None and _UNITTEST_BLOCK.match(view.content(header)):
+            # The block: a rule of `-`, the traceback, then its exception; it ends where the next rule begins.
+            rule = text.find('\n' + '-' * 20, header[1], following if following != -1 else view.total)
+            body = view.next_line(view.line_at(rule + 1)) if rule != -1 else None
+            stop = text.find('\n\n', body[0], following if following != -1 else view.total) if body else -1
+            if body is not None:
+                end = stop if stop != -1 else following if following != -1 else view.total
+                # The last exception: a chained one says what went wrong first (`ModuleNotFoundError` under
+                # `ImportError: Failed to import test module`).
+                raised = None
+                for raised in _RAISED.finditer(text, body[0], end):
+                    pass
+                place = raised.start() if raised else _last_content(text, body[0], end)
+                picks.append(Pick(435 - len(picks) * 0.01, (header, view.line_at(place)), 'failure'))
+            else:
+                picks.append(Pick(435 - len(picks) * 0.01, (header,), 'failure'))
         position = following
     return picks
 
