@@ -1432,10 +1432,8 @@ def _unittest_blocks(view: TextView) -> list[Pick]:
                 end = stop if stop != -1 else following if following != -1 else view.total
                 # The last exception: a chained one says what went wrong first (`ModuleNotFoundError` under
                 # `ImportError: Failed to import test module`).
-                raised = None
-                for raised in _RAISED.finditer(text, body[0], end):
-                    pass
-                place = raised.start() if raised else _last_content(text, body[0], end)
+                raised = [found.start() for found in _RAISED.finditer(text, body[0], end)]
+                place = raised[-1] if raised else _last_content(text, body[0], end)
                 picks.append(Pick(435 - len(picks) * 0.01, (header, view.line_at(place)), 'failure'))
             else:
                 picks.append(Pick(435 - len(picks) * 0.01, (header,), 'failure'))
