@@ -295,6 +295,16 @@ def test_a_one_line_history_shows_the_newest_commits_and_no_subject_as_an_error(
     assert not [line for line in shown if line in middle and ('error' in line.lower() or 'fail' in line.lower())]
 
 
+def test_a_one_line_commit_a_request_names_comes_with_the_commits_beside_it() -> None:
+    # Where a change landed is told by its neighbours: the merge above it, the release just after it.
+    text = (_HISTORY / 'git_log_oneline.txt').read_text(encoding='utf-8')
+    lines = text.splitlines()
+    named = lines.index('5b8188b Classifier: a long run of # or = is one pass, not quadratic')
+    intent = Intent.gather(prompt='Which commit made the classifier stop being quadratic?')
+    shown = select_preview(text, 1_000, intent=intent).text.splitlines()
+    assert lines[named - 2 : named + 3] == shown[shown.index(lines[named]) - 2 : shown.index(lines[named]) + 3]
+
+
 def test_a_listing_sorted_by_size_keeps_its_largest_rows_over_what_a_request_names() -> None:
     # `du -ah opentelemetry | sort -h` (real): the answer to "what takes the space" is its last lines; from
     # `sort -hr`, its first.

@@ -589,6 +589,8 @@ def _numeric_column(rows: list[list[str]]) -> tuple[int, bool]:
 _COMPILER_PLACE = re.compile(r'\S+:\d+:\d+: (?:fatal )?(?:error|warning|note):')
 _GUTTER = re.compile(r'\s*\d+ \| ')
 """A source line a compiler quotes under its diagnostic: `   44 |   uint32_t preset = argv[1][0] - '0';`."""
+NEIGHBOURS = 2
+"""Commits either side of a one-line commit shown with it."""
 _CONTEXT_LINES = 400
 """How far back a context search walks, in lines: enough for a commit or a directory, bounded for a megabyte."""
 _DIR_HEADER = re.compile(r'\S.*:$')
@@ -611,7 +613,11 @@ def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
     if kind is ShapeKind.table and shape.header is not None and span[0] > shape.header[1]:
         return [*shape.header_extra[-2:], shape.header] if shape.variant != 'aligned' else [shape.header]
     if kind is ShapeKind.history:
-        return _commit_context(view, span) if shape.variant == 'git' else []  # a one-line commit says it all
+        if shape.variant == 'git':
+            return _commit_context(view, span)
+        # A one-line commit says what it is; the commits beside it say where it landed (the merge above it,
+        # the release tagged just after it, on a `--graph` the branch it came in on).
+        return [*list(view.backward(span, NEIGHBOURS))[::-1], *view.forward(span, NEIGHBOURS)]
     if kind is ShapeKind.diff:
         return _diff_context(view, span)
     if kind is ShapeKind.listing:
