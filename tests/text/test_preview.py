@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from observable_harness._text import intent as intent_module
 from observable_harness._text.cut import TruncationStrategy, cut_text
-from observable_harness._text.intent import Intent, find_matches
+from observable_harness._text.intent import Intent, TermKind, find_matches
 from observable_harness._text.layout import compact_json
 from observable_harness._text.preview import Preview, _diff_weight, _listing_weight, select_preview
 from tests.standins import capture, captures, line_with
@@ -656,3 +656,15 @@ def test_a_name_in_a_long_list_of_names_counts_less_than_the_entry_it_names() ->
     assert not text[best.start : best.end].startswith('Depends:')
     shown = select_preview(text, 600, intent=intent).text.splitlines()
     assert 'Version: 1:1.24.2-1+deb12u1' in shown and 'Version: 1.5.3+dfsg-2' in shown
+
+
+def test_words_of_a_request_found_in_a_test_runs_source_rank_under_its_failures() -> None:
+    # `pytest -vv -l` (real): the request's words (urlsplit, textwrap, ...) occur in the tests' source echoed in
+    # each failure report; the summary's FAILED lines say what failed and what each call returned.
+    text = (Path(__file__).resolve().parents[1] / 'data' / 'test_runs' / 'pytest_vv_summary.txt').read_text()
+    prompt = 'I wrote tests pinning how json, urlsplit, textwrap and fractions behave. Which expectations are wrong?'
+    intent = Intent.gather(prompt=prompt)
+    assert all(term.kind is TermKind.word for term in intent.terms)
+    shown = select_preview(text, 1_000, intent=intent).text
+    failed = [line for line in text.splitlines() if line.startswith('FAILED ')]
+    assert sum(1 for line in failed if line[:70] in shown) >= 6

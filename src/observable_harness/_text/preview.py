@@ -246,10 +246,15 @@ def select_preview(
         # The table's header holds the column names a query spelled out: it is context, not the answer.
         top = max((m.score for m in matches.lines if (m.start, m.end) != shape.header), default=0.0)
         strong_spans: list[Span] = []
+        reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics)
         for rank, match in enumerate(matches.lines[:INTENT_GROUPS]):
             span = (match.start, match.end)
             # A weak match (a common term alone, a progress line) ranks under what the shape needs.
             strong = match.score >= STRONG_SHARE * top or (rank < STRONG_MATCHES and match.score >= FLOOR_SHARE * top)
+            if strong and reported and all(matches.terms[index].kind is TermKind.word for index in match.terms):
+                # Words of a request found in a run's report (a test's source, a diagnostic's message) say less
+                # than the report's own account of what failed: only a name, path or number outranks that.
+                strong = False
             base = 900.0 if strong else WEAK_PRIORITY
             # The best few may run longer: a cut through the line the model asked about is the costliest cut
             # (a table's rows keep their first columns, which say what they are, so they need no more).
