@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from observable_harness._text.preview import _WINDOW_PIECE, _ascii_window
-from observable_harness._text.secrets import _PIECE, _apply
+from observable_harness._text.scan import UTF8_PIECE, char_offsets, utf8_chars
+from observable_harness._text.secrets import _PIECE, _apply, _byte_offsets
 
 _PIECES = ['a', 'line\n', 'é', '漢', '🔥', '\udc80', 'x' * 997, 'password=hunter2 ']
 
@@ -69,3 +70,35 @@ def test_edits_at_and_across_the_places_a_long_text_is_sliced() -> None:
     ]
     expected = '<' + text[: _PIECE - 1] + '[REDACTED]' + text[_PIECE + 1 : 3 * _PIECE] + '|' + text[3 * _PIECE : -1]
     assert _apply(text, edits) == expected
+
+
+def _boundaries(data: bytes) -> list[int]:
+    return [index for index in range(len(data) + 1) if index == len(data) or not 0x80 <= data[index] < 0xC0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=60), st.integers(min_value=0, max_value=12), st.data())
+def test_characters_counted_in_pieces_are_those_decoded_at_once(
+    pieces: list[str], repeat: int, data: st.DataObject
+) -> None:
+    text = ''.join(pieces) * (1 + repeat * 30)
+    encoded = text.encode('utf-8', 'surrogatepass')
+    starts = _boundaries(encoded)
+    low, high = sorted(data.draw(st.lists(st.sampled_from(starts), min_size=2, max_size=2)))
+    assert utf8_chars(encoded, low, high) == len(encoded[low:high].decode('utf-8', 'surrogatepass'))
+    # The offsets a scrub maps between characters and bytes, over stretches longer than a piece.
+    chosen = sorted(set(data.draw(st.lists(st.sampled_from(starts), max_size=6))))
+    chars = [len(encoded[:offset].decode('utf-8', 'surrogatepass')) for offset in chosen]
+    assert char_offsets(text, encoded, set(chosen)) == dict(zip(chosen, chars, strict=True))
+    assert _byte_offsets(text, encoded, chars, {}) == chosen
+
+
+def test_a_wide_character_straddling_the_end_of_a_piece() -> None:
+    for wide in ('é', '漢', '🔥', '\udc80'):
+        text = 'a' * (UTF8_PIECE - 1) + wide + 'b' * UTF8_PIECE + wide
+        encoded = text.encode('utf-8', 'surrogatepass')
+        assert utf8_chars(encoded, 0, len(encoded)) == len(text)
+        assert _byte_offsets(text, encoded, [UTF8_PIECE, len(text)], {}) == [
+            len(text[:UTF8_PIECE].encode('utf-8', 'surrogatepass')),
+            len(encoded),
+        ]

@@ -32,6 +32,7 @@ from typing import Generic, Literal, TypeVar
 from .scan import (
     ENGINE,
     ENGINES,
+    UTF8_PIECE,
     Engine,
     Gate,
     GateForm,
@@ -744,11 +745,13 @@ def _byte_offsets(text: str, data: bytes, positions: Sequence[int], anchors: Map
         if at >= 0 and known[at][0] > char:
             char, byte = known[at]
         while char < position:
-            # `position - char` bytes hold at most that many characters: never past the position.
-            stop = byte + position - char
+            # `position - char` bytes hold at most that many characters: never past the position. At most
+            # `UTF8_PIECE` of them at a time: a long stretch decoded at once is megabytes of fresh memory.
+            stop = byte + min(position - char, UTF8_PIECE)
             while stop < size and 0x80 <= data[stop] < 0xC0:
                 stop += 1
-            char += len(data[byte:stop].decode('utf-8', 'surrogatepass'))
+            piece = data[byte:stop]
+            char += len(piece) if piece.isascii() else len(piece.decode('utf-8', 'surrogatepass'))
             byte = stop
         out.append(byte)
     return out
