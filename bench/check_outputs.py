@@ -183,7 +183,7 @@ def _plain(value: Any) -> Any:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description='Every spill output over every capture, written or compared')
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument('--write', type=Path)
     group.add_argument('--compare', type=Path)
