@@ -24,6 +24,7 @@ __all__ = [
     'json_lines',
     'shape_sketch',
     'strip_ansi_codes',
+    'utf8',
     'utf8_size',
 ]
 
@@ -40,9 +41,37 @@ _ANSI_ESCAPE = re.compile(r'\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1
 _LINE_SEPARATORS = (('\u0085', '\\u0085'), ('\u2028', '\\u2028'), ('\u2029', '\\u2029'))
 
 
+UTF8_CHUNK = 16 * 1024
+"""Characters of a text outside ASCII encoded at a time by `utf8`."""
+
+
+def utf8(text: str) -> bytes:
+    """`text.encode('utf-8', 'surrogatepass')`, faster for a long text that is mostly ASCII.
+
+    A string holding one character outside ASCII is stored two or four bytes a character, and CPython
+    encodes all of it a character at a time (~1.3 ms per megabyte); a slice of it that holds only ASCII
+    is stored a byte a character and encodes as a copy. So the text is encoded a chunk at a time: the
+    chunks without such a character, mostly all of them in tool output, at memory speed. A text mostly
+    outside ASCII (prose in another script) is encoded whole once its chunks show it, as chunks buy
+    nothing there. The bytes are the same either way (surrogates are encoded one by one, never paired).
+    """
+    if text.isascii() or len(text) < 2 * UTF8_CHUNK:
+        return text.encode('utf-8', 'surrogatepass')
+    pieces: list[bytes] = []
+    outside = 0
+    for number, start in enumerate(range(0, len(text), UTF8_CHUNK)):
+        chunk = text[start : start + UTF8_CHUNK]
+        if not chunk.isascii():
+            outside += 1
+            if outside > 4 and outside * 2 > number + 1:
+                return text.encode('utf-8', 'surrogatepass')
+        pieces.append(chunk.encode('utf-8', 'surrogatepass'))
+    return b''.join(pieces)
+
+
 def utf8_size(text: str) -> int:
     """Bytes of `text` in UTF-8 (lone surrogates counted as they are stored), without encoding ASCII text."""
-    return len(text) if text.isascii() else len(text.encode('utf-8', 'surrogatepass'))
+    return len(text) if text.isascii() else len(utf8(text))
 
 
 def estimate_tokens(text: str) -> int:

@@ -536,7 +536,8 @@ def _middle_hits(view: TextView, begin: int, end: int, utf8: bytes | None = None
     if utf8 is not None and text.isascii() and len(utf8) == len(text):
         places = literal_places_utf8(memoryview(utf8)[begin:end], _MIDDLE_LITERALS, cap_each=MIDDLE_PLACES)
     else:
-        places = literal_places(text[begin:end], _MIDDLE_LITERALS, cap_each=MIDDLE_PLACES)
+        window = _ascii_window(text, begin, end)
+        places = literal_places(window, _MIDDLE_LITERALS, cap_each=MIDDLE_PLACES) if window is not None else None
     present: dict[str, bool] = {}
     for index, marker in enumerate(MIDDLE_MARKERS):
         if len(found) >= MAX_MIDDLE_HITS:
@@ -552,6 +553,23 @@ def _middle_hits(view: TextView, begin: int, end: int, utf8: bytes | None = None
                 break
             found[span[0]] = span
     return [found[start] for start in sorted(found)]
+
+
+_WINDOW_PIECE = 16 * 1024
+
+
+def _ascii_window(text: str, begin: int, end: int) -> str | None:
+    """`text[begin:end]` when it is ASCII (what the engine scans), else None, found out piece by piece.
+
+    A text outside ASCII is stored two or four bytes a character: half a megabyte of it sliced only to be found
+    not to be ASCII is a fresh megabyte or two of memory, which the system maps in page by page (most of a
+    millisecond here). Small pieces reuse the same memory, and the first one outside ASCII settles it.
+    """
+    if not text.isascii():
+        for start in range(begin, end, _WINDOW_PIECE):
+            if not text[start : min(end, start + _WINDOW_PIECE)].isascii():
+                return None
+    return text[begin:end]
 
 
 _MIDDLE_LITERALS = tuple((marker, False) for marker in MIDDLE_MARKERS)

@@ -35,6 +35,7 @@ from typing import Any, Literal, NamedTuple, Protocol, TypeAlias, cast
 __all__ = [
     'ENGINE',
     'ENGINES',
+    'UTF8_PIECE',
     'Engine',
     'Gate',
     'GateForm',
@@ -49,6 +50,7 @@ __all__ = [
     'literal_presence',
     'relaxed',
     'usable',
+    'utf8_chars',
 ]
 
 Engine: TypeAlias = Literal['hyperscan', 're2', 'python']
@@ -373,12 +375,32 @@ def char_offsets(text: str, data: bytes, offsets: set[int]) -> dict[int, int]:
         while boundary < size and 0x80 <= data[boundary] < 0xC0:
             boundary += 1
         if boundary > previous:
-            piece = data[previous:boundary]
-            # Most stretches between two places hold no character outside ASCII: a byte is then a character.
-            chars += len(piece) if piece.isascii() else len(piece.decode('utf-8', 'surrogatepass'))
+            chars += utf8_chars(data, previous, boundary)
             previous = boundary
         out[offset] = chars
     return out
+
+
+UTF8_PIECE = 64 * 1024
+"""Bytes of UTF-8 copied and decoded at a time to count the characters in a long stretch of it."""
+
+
+def utf8_chars(data: bytes, start: int, stop: int) -> int:
+    """The characters in `data[start:stop]` (UTF-8, `surrogatepass`; both ends at the start of a character).
+
+    Most stretches hold no character outside ASCII: a byte is then a character. A long one is read in pieces
+    of at most `UTF8_PIECE` bytes (each ending at the start of a character): decoding most of a megabyte at once
+    makes a string of one or two megabytes, fresh memory the system maps in page by page.
+    """
+    count = 0
+    while start < stop:
+        cut = min(stop, start + UTF8_PIECE)
+        while cut < stop and 0x80 <= data[cut] < 0xC0:
+            cut += 1
+        piece = data[start:cut]
+        count += len(piece) if piece.isascii() else len(piece.decode('utf-8', 'surrogatepass'))
+        start = cut
+    return count
 
 
 Places: TypeAlias = 'dict[int, list[int] | None]'

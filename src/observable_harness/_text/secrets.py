@@ -32,6 +32,7 @@ from typing import Generic, Literal, TypeVar
 from .scan import (
     ENGINE,
     ENGINES,
+    UTF8_PIECE,
     Engine,
     Gate,
     GateForm,
@@ -545,10 +546,28 @@ def _apply(text: str, edits: Sequence[Edit]) -> str:
     pieces: list[str] = []
     done = 0
     for start, end, new in edits:
-        pieces += (text[done:start], new)
+        _kept(text, done, start, pieces)
+        pieces.append(new)
         done = end
-    pieces.append(text[done:])
+    _kept(text, done, len(text), pieces)
     return ''.join(pieces)
+
+
+_PIECE = 16 * 1024
+"""Characters of kept text sliced at a time when a text is rebuilt around its replacements."""
+
+
+def _kept(text: str, start: int, end: int, pieces: list[str]) -> None:
+    """`text[start:end]` onto `pieces`, in slices of at most `_PIECE` characters.
+
+    The join copies them into the new text either way. A slice of most of a megabyte is a fresh megabyte or
+    more of memory that the system maps in page by page (more than a millisecond for a text outside ASCII);
+    small slices are served from memory just freed by the ones before.
+    """
+    if end - start <= _PIECE:
+        pieces.append(text[start:end])
+        return
+    pieces.extend(text[low : min(end, low + _PIECE)] for low in range(start, end, _PIECE))
 
 
 def _after_edits(
@@ -726,11 +745,13 @@ def _byte_offsets(text: str, data: bytes, positions: Sequence[int], anchors: Map
         if at >= 0 and known[at][0] > char:
             char, byte = known[at]
         while char < position:
-            # `position - char` bytes hold at most that many characters: never past the position.
-            stop = byte + position - char
+            # `position - char` bytes hold at most that many characters: never past the position. At most
+            # `UTF8_PIECE` of them at a time: a long stretch decoded at once is megabytes of fresh memory.
+            stop = byte + min(position - char, UTF8_PIECE)
             while stop < size and 0x80 <= data[stop] < 0xC0:
                 stop += 1
-            char += len(data[byte:stop].decode('utf-8', 'surrogatepass'))
+            piece = data[byte:stop]
+            char += len(piece) if piece.isascii() else len(piece.decode('utf-8', 'surrogatepass'))
             byte = stop
         out.append(byte)
     return out

@@ -20,6 +20,7 @@ from .._text.layout import (
     estimate_tokens,
     shape_sketch,
     strip_ansi_codes,
+    utf8,
     utf8_size,
 )
 from ..telemetry.names import SizeUnit
@@ -116,7 +117,7 @@ class Unit:
         """The payload as bytes (UTF-8 for text), encoded once."""
         if self._data is None:
             assert self.text is not None
-            self._data = self.text.encode('utf-8', 'surrogatepass')
+            self._data = utf8(self.text)  # chunk by chunk: a mostly-ASCII text encodes at memory speed
         return self._data
 
     @property
