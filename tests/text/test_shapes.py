@@ -24,6 +24,7 @@ from observable_harness._text.shapes import (
     ShapeKind,
     Span,
     TextView,
+    _edge,
     _over,
     _share,
     census,
@@ -451,3 +452,9 @@ def test_a_share_decided_early_is_the_share_counted_whole(passes: list[bool], sh
     # Detection stops testing lines once a shape's share is settled; it must decide as counting them all would.
     lines = ['yes' if passed else 'no' for passed in passes]
     assert _over(lines, 'yes'.__eq__, share) == (_share(lines, 'yes'.__eq__) > share)
+
+
+@given(st.text(alphabet=' \n\t[]{}ab', max_size=700))
+def test_a_texts_first_and_last_characters_are_read_from_its_ends(text: str) -> None:
+    assert _edge(text, at_end=False) == text.lstrip()[:1]
+    assert _edge(text, at_end=True) == text.rstrip()[-1:]

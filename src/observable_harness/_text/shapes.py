@@ -300,10 +300,26 @@ def _over(lines: list[str], test: Callable[[str], object], share: float) -> bool
     return False
 
 
+EDGE = 256
+"""Characters read at either end of a text for its first and last non-blank character."""
+
+
+def _edge(text: str, *, at_end: bool) -> str:
+    """The text's first (or last) non-blank character, '' if none: read from its ends, never a stripped copy of it
+    (`text.rstrip()` of a megabyte that ends in a newline is a fresh megabyte)."""
+    piece = (text[-EDGE:].rstrip() if at_end else text[:EDGE].lstrip()) if len(text) > EDGE else text.strip()
+    if piece:
+        return piece[-1] if at_end else piece[0]
+    if len(text) <= EDGE:
+        return ''
+    bare = text.rstrip() if at_end else text.lstrip()  # more blank space than `EDGE` at that end: rare
+    return (bare[-1:] if at_end else bare[:1]) if bare else ''
+
+
 def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     """The shape of the text, from its head and a sample of lines from the rest."""
     text = view.text
-    first = text.lstrip()[:1]
+    first, last = _edge(text, at_end=False), _edge(text, at_end=True)
     head_lines = [view.content(span) for span in head]
     sampled = [view.content(span) for span in sample]
     # Lines judged for a shape: enough of the head to see past a banner, and the sampled middle.
@@ -313,12 +329,12 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     whole = [line for line in head_lines[:_DETECT_HEAD] + sampled if line.strip()]
     if _over(whole, lambda line: line.lstrip().startswith('{') and line.rstrip().rstrip(',').endswith('}'), 0.8):
         return Shape(ShapeKind.records, 'lines')  # JSON lines: each line a whole record
-    if first in '[{' and text.rstrip()[-1:] in ']}':
-        if len(head) <= 2 and text.lstrip().startswith('[{'):
+    if first in '[{' and last in ']}':
+        if len(head) <= 2 and text[:EDGE].lstrip().startswith('[{'):
             return Shape(ShapeKind.records, 'compact')
         if len(head) > 2:
             return Shape(ShapeKind.json, 'indented')
-    elif text.rstrip()[-1:] in ']}' and any(
+    elif last in ']}' and any(
         line in ('{', '[') and _JSON_MEMBER.match(following)
         for line, following in pairwise(head_lines[1 : JSON_PREAMBLE + 1])
     ):
