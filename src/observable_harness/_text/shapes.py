@@ -1432,35 +1432,34 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
 
 
 _UNITTEST_BLOCK = re.compile(r'(?:FAIL|ERROR): \w+ \(')
-_RAISED = re.compile(r'^[A-Za-z_][\w.]*(?:Error|Exception|Failure|Exit|Interrupt)\b', re.MULTILINE)
-"""An exception line of a Python traceback (`AssertionError: 'a' != 'b'`); a diff may follow it."""
 
 
 def _unittest_blocks(view: TextView) -> list[Pick]:
     """unittest's failure reports (`FAIL: test_x (pkg.Class.test_x)` under a rule of `=`): each header with the
-    line its traceback ends with, the assertion or the exception that stopped the test."""
+    exception its last traceback ends in, the assertion or the error that stopped the test."""
     text = view.text
     picks: list[Pick] = []
-    position = text.find('\n' + '=' * 20)
-    while position != -1 and len(picks) < _FAILURE_BLOCKS:
+    rule = '\n' + '=' * 20
+    position, tries = text.find(rule), 0
+    while position != -1 and len(picks) < _FAILURE_BLOCKS and tries < UNITTEST_RULES:
+        tries += 1
         header = view.next_line(view.line_at(position + 1))
-        following = text.find('\n' + '=' * 20, position + 1)
+        following = text.find(rule, position + 1)
         if header is not None and _UNITTEST_BLOCK.match(view.content(header)):
-            # The block: a rule of `-`, the traceback, then its exception; it ends where the next rule begins.
-            rule = text.find('\n' + '-' * 20, header[1], following if following != -1 else view.total)
-            body = view.next_line(view.line_at(rule + 1)) if rule != -1 else None
-            stop = text.find('\n\n', body[0], following if following != -1 else view.total) if body else -1
-            if body is not None:
-                end = stop if stop != -1 else following if following != -1 else view.total
-                # The last exception: a chained one says what went wrong first (`ModuleNotFoundError` under
-                # `ImportError: Failed to import test module`).
-                raised = [found.start() for found in _RAISED.finditer(text, body[0], end)]
-                place = raised[-1] if raised else _last_content(text, body[0], end)
-                picks.append(Pick(435 - len(picks) * 0.01, (header, view.line_at(place)), 'failure'))
-            else:
-                picks.append(Pick(435 - len(picks) * 0.01, (header,), 'failure'))
+            # The last traceback of the block: a chained one says what went wrong first (`ModuleNotFoundError`
+            # under the loader's `ImportError: Failed to import test module`).
+            end = following if following != -1 else view.total
+            traceback = text.rfind('\nTraceback (most recent call last):', header[1], end)
+            # Its first pick is the exception line (the innermost frame when the traceback has none).
+            raised = traceback_picks(view, view.line_at(traceback + 1), 0.0)[:1] if traceback != -1 else []
+            spans = (header, *raised[0].spans) if raised else (header,)
+            picks.append(Pick(435 - len(picks) * 0.01, spans, 'failure'))
         position = following
     return picks
+
+
+UNITTEST_RULES = 200
+"""Rules of `=` looked at for unittest's failure reports (a bound for a text full of such rules)."""
 
 
 _SUMMARY_BANNER = ' short test summary info '
