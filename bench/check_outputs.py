@@ -36,10 +36,13 @@ from pydantic_ai.tools import RunContext, ToolDefinition
 from pydantic_ai.usage import RunUsage
 
 import observable_harness.tool_output_limits as ours
-from _real_outputs import MIB, mixed
+from _real_outputs import MIB, mixed  # also puts the repository's root on the path
 from observable_harness.telemetry import Instrumentation, _instruments
 
 ROOT = Path(__file__).resolve().parents[1]
+
+from tests.doubles import BrokenStore  # noqa: E402 - the project's own failing store (root put on the path above)
+
 STANDINS = ROOT / 'bench' / 'standins'
 
 SECRETS = (
@@ -101,14 +104,6 @@ def inputs() -> list[tuple[str, Any, tuple[str, str, dict[str, Any]]]]:
     return found
 
 
-class _BrokenStore:
-    async def write(self, key: str, data: bytes) -> str:
-        raise OSError('disk full')
-
-    async def read(self, handle: str) -> bytes:
-        raise OSError('disk full')
-
-
 def _configs(tmp: Path) -> dict[str, Any]:
     position = ours.Spill(preview=ours.TruncationStrategy.head_tail, then=ours.Truncate())
     return {
@@ -116,7 +111,7 @@ def _configs(tmp: Path) -> dict[str, Any]:
         'position': ours.ToolOutputLimits(
             bands=[ours.Band(over=10_000, action=position)], store=ours.LocalFileStore(base_dir=tmp / 'position')
         ),
-        'broken': ours.ToolOutputLimits(store=_BrokenStore()),
+        'broken': ours.ToolOutputLimits(store=BrokenStore()),
     }
 
 

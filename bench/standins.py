@@ -47,7 +47,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.usage import UsageLimits
 
 import observable_harness.tool_output_limits as ours
-from economy import request_chars
+from economy import request_chars  # also puts the repository's root on the path
 
 try:
     import pydantic_ai_harness.tool_output_limits as anchor
@@ -55,6 +55,9 @@ except ImportError:  # pragma: no cover - installed only in bench/.venv
     anchor = None
 
 HERE = Path(__file__).resolve().parent / 'standins'
+
+from tests.doubles import BrokenStore  # noqa: E402 - the project's own failing store (root put on the path above)
+
 FACT_WINDOW = 250
 """The parts of a list fact must all sit on one line, within this many characters of each other."""
 GENERIC_PROMPT = 'Look into this and report what you find.'
@@ -175,16 +178,6 @@ async def run_case(case: Case, capability: Any, *, intent: bool) -> Outcome:
     return outcome
 
 
-class _BrokenStore:
-    """A store whose writes fail: the default band then falls back to its `Truncate`."""
-
-    async def write(self, key: str, data: bytes) -> str:
-        raise OSError('disk full')
-
-    async def read(self, handle: str) -> bytes:
-        raise OSError('disk full')
-
-
 def configurations(tmp: Path) -> list[tuple[str, Callable[[], Any], bool]]:
     configs: list[tuple[str, Callable[[], Any], bool]] = [
         ('ours, no intent', lambda: ours.ToolOutputLimits(store=ours.LocalFileStore(base_dir=tmp / 'ours')), False),
@@ -212,7 +205,7 @@ def configurations(tmp: Path) -> list[tuple[str, Callable[[], Any], bool]]:
                 True,
             )
         )
-    configs.append(('ours truncate fallback, intent', lambda: ours.ToolOutputLimits(store=_BrokenStore()), True))
+    configs.append(('ours truncate fallback, intent', lambda: ours.ToolOutputLimits(store=BrokenStore()), True))
     return configs
 
 
