@@ -11,10 +11,12 @@ from __future__ import annotations
 import doctest
 import importlib
 import inspect
+import os
 import pkgutil
 import re
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 from types import ModuleType
@@ -96,10 +98,18 @@ def test_the_public_surface_carries_examples() -> None:
 
 @pytest.mark.usefixtures('provider_keys')
 @pytest.mark.parametrize(('where', 'code'), BLOCKS, ids=[where for where, _ in BLOCKS])
-def test_example_runs(where: str, code: str, tmp_path: Path) -> None:
+def test_example_runs(where: str, code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Examples make their stores with tempfile.mkdtemp(); keep those under this test's own directory.
+    monkeypatch.setattr(tempfile, 'tempdir', str(tmp_path))
     if 'configure(' in code:
         completed = subprocess.run(
-            [sys.executable, '-c', code], cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False
+            [sys.executable, '-c', code],
+            cwd=tmp_path,
+            env={**os.environ, 'TMPDIR': str(tmp_path)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
         assert completed.returncode == 0, completed.stderr[-2000:]
         return
@@ -107,7 +117,8 @@ def test_example_runs(where: str, code: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize('test', DOCTESTS, ids=[test.name for test in DOCTESTS])
-def test_doctest(test: doctest.DocTest) -> None:
+def test_doctest(test: doctest.DocTest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, 'tempdir', str(tmp_path))
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.failures == 0, f'{test.name}: {runner.failures} failing example(s); run with -s to see them'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import gzip
 import shutil
 import tempfile
@@ -14,8 +15,9 @@ FILES = ('pytest_verbose_failures.txt', 'gcc_errors.txt', 'pip_build_log.txt', '
 
 @cache
 def traffic_dir() -> Path:
-    """A directory holding the five captures as plain text (the 1 MB `find` one is stored gzipped)."""
+    """A directory holding the five captures as plain text (the 1 MB `find` one is stored gzipped), removed at exit."""
     directory = Path(tempfile.mkdtemp(prefix='oh-traffic-'))
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)  # 1.1 MB per process otherwise left in /tmp
     for name in FILES:
         packed = CAPTURES / f'{name}.gz'
         if packed.exists():
