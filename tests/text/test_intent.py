@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from unittest.mock import patch
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -395,3 +396,27 @@ def test_what_a_request_calls_noise_is_looked_past() -> None:
     report += 'pkg/core.py:88: B006 Do not use mutable data structures for argument defaults (bug signal)\n'
     best = find_matches(report, intent).lines[0]
     assert 'B006' in report[best.start : best.end]
+
+
+@pytest.mark.parametrize(
+    ('prompt', 'extreme'),
+    [
+        ('Which tests are the slowest?', 1),
+        ('Which functions are the most complex, and where are they?', 1),
+        ('Show me the top 10 packages by size.', 1),
+        ('Which modules have the lowest coverage?', -1),
+        ('Which entries use the least space, and which the most?', -1),
+        ('Keep it to at most 3 lines per file.', 0),
+        ('At least one test fails; which?', 0),
+        ('What does the most recent commit change?', 0),
+        ('Most of these warnings are noise.', 0),
+        ('What is work_mem set to?', 0),
+    ],
+)
+def test_a_request_for_the_largest_or_smallest_values_is_recognised(prompt: str, extreme: int) -> None:
+    assert Intent.gather(prompt=prompt).extreme == extreme
+
+
+def test_a_ranking_asked_for_only_in_the_call_arguments_is_not_a_request() -> None:
+    # `sort -k2 -rn | head` says how the command ran; the user asked for nothing ranked.
+    assert Intent.gather(args={'command': 'du -a | sort -rn | head -n 20  # largest'}).extreme == 0

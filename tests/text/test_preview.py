@@ -582,6 +582,14 @@ LINE = st.one_of(
     st.builds(
         lambda chunk, count: chunk * count, st.text(alphabet=NO_NEWLINE, min_size=1, max_size=3), st.integers(0, 2_000)
     ),
+    # Rows a request for the largest or smallest values ranks: a number at the start or the end, with a unit.
+    st.builds(
+        lambda number, unit, name, last: f'{name} ({number}{unit})' if last else f'{number}{unit}\t{name}',
+        st.one_of(st.integers(0, 10**9), st.floats(0, 1e6, allow_nan=False).map(lambda x: f'{x:.2f}')),
+        st.sampled_from(['', 'K', 'M', 'ms', 's', '%', ',000']),
+        st.text(alphabet=NO_NEWLINE, max_size=30),
+        st.booleans(),
+    ),
 )
 TEXTS = st.builds(
     lambda lines, final: '\n'.join(lines) + final, st.lists(LINE, max_size=300), st.sampled_from(['', '\n', '\n\n'])
@@ -598,9 +606,14 @@ WORDS = st.lists(
 )
 
 
-@given(text=st.one_of(TEXTS, RECORDS), budget=st.integers(120, 4_000), words=WORDS, offer=st.integers(0, 200))
-def test_any_preview_fits_its_budget_and_adds_up(text: str, budget: int, words: list[str], offer: int) -> None:
-    intent = Intent.gather(text=' '.join(words))
+ASKS = st.sampled_from(['', 'Which are the largest? ', 'Which is the lowest? '])
+
+
+@given(text=st.one_of(TEXTS, RECORDS), budget=st.integers(120, 4_000), words=WORDS, offer=st.integers(0, 200), ask=ASKS)
+def test_any_preview_fits_its_budget_and_adds_up(
+    text: str, budget: int, words: list[str], offer: int, ask: str
+) -> None:
+    intent = Intent.gather(text=ask + ' '.join(words))
     preview = select_preview(text, budget, intent=intent, offer_chars=offer)
     if len(text) <= budget:
         assert preview.text == text

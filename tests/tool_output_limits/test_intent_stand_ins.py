@@ -7,6 +7,7 @@ none of them the same row is not shown, so these tests would fail without the in
 
 from __future__ import annotations
 
+import gzip
 import re
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from observable_harness import ToolOutputLimits
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import LocalFileStore
 
+DATA = Path(__file__).resolve().parents[1] / 'data'
 SETTINGS = capture('pg_settings_csv').text
 ROW = 'random_page_cost,4,,Query Tuning'
 """A row in the middle of a 68 KB settings export: nothing but the request can bring it into 1,000 chars."""
@@ -214,3 +216,37 @@ def test_the_facts_of_a_real_capture_are_seen_with_its_request(case: str, tmp_pa
     [part] = tool_returns(script.received[1], 'run_shell')
     missed = [fact for fact in recorded.facts if isinstance(fact, str) and fact not in text_of(part)]
     assert len(missed) <= 1, missed
+
+
+def _radon_scores(text: str) -> list[tuple[int, str]]:
+    """Each scored block of `radon cc -s` output with its score, read independently of the preview's parser."""
+    return [
+        (int(found.group(2)), found.group(1))
+        for line in text.split('\n')
+        if (found := re.fullmatch(r'    (\w \d+:\d+ \S+ - [A-F]) \((\d+)\)', line))
+    ]
+
+
+def test_a_request_for_the_most_complex_functions_shows_the_highest_scores(tmp_path: Path) -> None:
+    # `radon cc -s` lists blocks file by file, each file's sorted: the highest scores overall are scattered
+    # through 112 KB. Asked for the most complex, the stand-in shows the top three with the file above the first.
+    report = gzip.decompress((DATA / 'diagnostics' / 'radon_cc_models.txt.gz').read_bytes()).decode()
+    top = sorted(_radon_scores(report), reverse=True)[:3]
+    asked = 'Which functions in the models package are the most complex? We want to refactor the worst first.'
+    shown = stand_in(tmp_path, prompt=asked, output=report)
+    for score, block in top:
+        assert f'{block} ({score})' in shown, block
+    plain = stand_in(tmp_path, prompt='Run radon over the models package.', output=report)
+    assert not all(f'{block} ({score})' in plain for score, block in top)
+
+
+def test_a_request_for_the_largest_directories_shows_them_from_an_unsorted_du(tmp_path: Path) -> None:
+    listing = (DATA / 'listing' / 'du_opentelemetry.txt').read_text(encoding='utf-8')
+    rows = [line for line in listing.split('\n') if line]
+    largest = sorted(rows, key=lambda line: -int(line.split('\t')[0]))[:4]
+    asked = 'What takes the space in the opentelemetry install: which are the largest?'
+    shown = stand_in(tmp_path, prompt=asked, output=listing)
+    for row in largest:
+        assert row in shown
+    smallest = stand_in(tmp_path, prompt='Which entries use the least space?', output=listing)
+    assert not any(row in smallest for row in largest[1:])

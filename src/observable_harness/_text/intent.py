@@ -310,6 +310,9 @@ class Intent:
     terms: tuple[Term, ...] = ()
     avoid: tuple[str, ...] = ()
     """Keys of words the run said to look past ("ignoring missing imports"): lines holding them rank lower."""
+    extreme: int = 0
+    """1 when the request asks for the largest of something ("the slowest tests", "the most complex
+    functions"), -1 for the smallest ("the lowest coverage"), 0 otherwise: rows are then ranked by their numbers."""
 
     def __bool__(self) -> bool:
         return bool(self.terms)
@@ -380,7 +383,7 @@ class Intent:
             if term.key not in avoid  # said once to look past: the other mention is likely the same phrase
         ]
         terms.sort(key=lambda term: (-term.weight, -len(term.key)))
-        return cls(tuple(terms[:MAX_TERMS]), tuple(sorted(avoid)))
+        return cls(tuple(terms[:MAX_TERMS]), tuple(sorted(avoid)), _extreme(prompt, text, thinking))
 
 
 LISTED_ARGS = 6
@@ -470,6 +473,27 @@ def _negated(content: str) -> tuple[set[str], set[str]]:
         words = [word.lower() for word in re.findall(r'[A-Za-z][A-Za-z-]+', phrase)][:_NEGATED_WORDS]
         out.update(_stem(word) for word in words if len(word) >= _MIN_WORD and word not in STOPWORDS)
     return out, cues
+
+
+_LARGEST = re.compile(
+    r'\b(?:largest|biggest|slowest|longest|highest|heaviest|worst|costliest|greatest|hottest|maximum|'
+    r'top\s+(?:\d+|three|five|ten|twenty|few|offenders)|'
+    r'\b(?:the|are|is|was|were)\s+most\s+(?!(?:recent|recently|likely|of|important|common|relevant|often)\b)[a-z])',
+    re.IGNORECASE,
+)
+_SMALLEST = re.compile(r'\b(?:smallest|lowest|fewest|shortest|(?<!at )least|minimum)\b', re.IGNORECASE)
+"""Words asking for the extremes of a measure: "the slowest tests", "the most complex functions", "the lowest
+coverage". Not "at most", "at least", "the most recent" or "most of them": those ask for no ranking."""
+
+
+def _extreme(*contents: str) -> int:
+    """1 when the request (not the call's arguments) asks for the largest values, -1 for the smallest, else 0.
+    Asked for both, what is said first (in the order given) wins."""
+    said = '\n'.join(contents)
+    largest, smallest = _LARGEST.search(said), _SMALLEST.search(said)
+    if largest is None or smallest is None:
+        return 1 if largest is not None else -1 if smallest is not None else 0
+    return 1 if largest.start() < smallest.start() else -1
 
 
 _COMMAND = re.compile(r'(?:^|[|;&]+)\s*([^|;&]+)')

@@ -53,6 +53,7 @@ from .shapes import (
     crash_frames,
     detect,
     digest,
+    extreme_rows,
     lines_between,
     path_line,
     summary_section,
@@ -283,6 +284,11 @@ def select_preview(
         (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
         for pick in digest(view, shape, head, tail, sample, counted)
     )
+    if intent is not None and intent.extreme:
+        picks.extend(
+            (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
+            for pick in extreme_rows(view, shape, [*head, *sample, *tail], intent.extreme)
+        )
     picks.extend(_class_picks(view, shape, head, tail, plain_limit, utf8))
     picks.sort(key=lambda item: -item[0])
 
@@ -308,7 +314,7 @@ def select_preview(
         room += len(note) + 1
     if len(rendered) > room:  # not even one gap marker fits: show nothing rather than break the budget
         return Preview('', total, 0, total_lines, 0, 0, shape.kind.value)
-    intent_lines = sum(1 for line in kept.values() if line.role == 'intent')
+    intent_lines = sum(1 for line in kept.values() if line.role in ('intent', 'extreme'))
     return Preview(
         rendered,
         total,

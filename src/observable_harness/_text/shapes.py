@@ -13,16 +13,29 @@ line breaks near what is needed; nothing splits or copies the whole payload.
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 from .scan import literal_places
 
-__all__ = ['Census', 'Pick', 'Shape', 'ShapeKind', 'Span', 'TextView', 'census', 'context', 'detect', 'digest']
+__all__ = [
+    'Census',
+    'Pick',
+    'Shape',
+    'ShapeKind',
+    'Span',
+    'TextView',
+    'census',
+    'context',
+    'detect',
+    'digest',
+    'extreme_rows',
+]
 
 Span = tuple[int, int]
 """A line: offset of its first character and of its end (the line break, or the end of the text)."""
@@ -1289,6 +1302,148 @@ def _largest_rows(view: TextView, shape: Shape) -> list[Pick]:
         span = view.line_at(start)
         picks.append(Pick(HEADER_PRIORITY - 2 - rank * 0.01, (span,), 'largest'))
     return picks
+
+
+EXTREME_ROWS = 6
+"""Rows with the largest (or smallest) numbers kept when a request asks for them ("the slowest", "the lowest")."""
+EXTREME_PRIORITY = 905.0
+"""Just above the lines a request's words select (900): asked for the slowest tests, the slowest are the answer."""
+EXTREME_GROUPS = 3
+"""Of those rows, how many bring the unindented line they sit under (the file a function's score belongs to)."""
+MEASURED_SHARE = 0.6
+"""Share of sampled lines holding a number at one field for the field to be what the rows are ranked by."""
+_FIELDS_TRIED = (0, 1, 2, 3, -1, -2, -3)
+_MEASURE = re.compile(r'(\d[\d,]*(?:\.\d+)?)([KMGTP]?)(?:i?B)?(ms|us|s)?')
+_SECONDS = {None: 1.0, 's': 1.0, 'ms': 1e-3, 'us': 1e-6}
+_UNRANKED = frozenset(
+    (
+        ShapeKind.diff,
+        ShapeKind.history,
+        ShapeKind.json,
+        ShapeKind.key_value,
+        ShapeKind.test_run,
+        ShapeKind.diagnostics,
+        ShapeKind.long_line,
+    )
+)
+"""Shapes whose numbers are not measures to rank by (hashes, line counts of a diff, versions, a test's own timing)."""
+
+
+def _measure(token: str) -> float | None:
+    """A field's number, with its unit where it has one: `(37)`, `4.5M`, `0.52s`, `25,664`, `98%`; not `1.2.3`."""
+    core = token.strip('()[],;%')
+    if not core[:1].isdecimal():
+        return None
+    try:
+        return float(core)  # most fields that rank rows are plain numbers
+    except ValueError:
+        pass
+    found = _MEASURE.fullmatch(core)
+    if found is None:
+        return None
+    digits, unit, seconds = found.groups()
+    return float(digits.replace(',', '')) * _UNITS[unit] * _SECONDS[seconds]
+
+
+def _field_reader(position: int) -> Callable[[str], str | None]:
+    """Reads the whitespace-separated field at `position` (negative: from the end) of a line of two or more."""
+    if position >= 0:
+        fewest = max(2, position + 1)
+
+        def forward(line: str) -> str | None:
+            parts = line.split(None, position + 1)
+            return parts[position] if len(parts) >= fewest else None
+
+        return forward
+    fewest = max(2, -position)
+
+    def backward(line: str) -> str | None:
+        parts = line.rsplit(None, -position)
+        return parts[position] if len(parts) >= fewest else None
+
+    return backward
+
+
+def _measured_field(lines: list[str]) -> int | None:
+    """The field holding a number on most sampled lines, with at least three different values: what to rank by."""
+    rows = [fields for line in lines if (fields := line.split())]
+    best, best_count = None, 0
+    for position in _FIELDS_TRIED:
+        fewest = max(2, position + 1 if position >= 0 else -position)
+        measured = [_measure(fields[position]) for fields in rows if len(fields) >= fewest]
+        values = [value for value in measured if value is not None]
+        if len(values) > best_count and len(values) >= MEASURED_SHARE * len(rows) and len(set(values)) >= 3:
+            best, best_count = position, len(values)
+    return best
+
+
+def extreme_rows(view: TextView, shape: Shape, sample: list[Span], direction: int) -> list[Pick]:
+    """The rows with the largest (`direction` 1) or smallest (-1) numbers in the field most rows measure.
+
+    For a table, its numeric column; for lines of whitespace-separated fields (`radon cc`, `du`, `wc -l`, an
+    unsorted listing), the field at one place from the start or the end that holds a number on most sampled
+    lines. Texts up to `LARGEST_SCAN_CHARS` are ranked whole; a larger one only in the lines sampled.
+    """
+    if not direction or shape.kind in _UNRANKED or (shape.sorted_rows and direction > 0):
+        return []  # a table sorted from its largest down keeps its top rows already
+    table = shape.kind is ShapeKind.table and shape.header is not None
+    floor = shape.header[1] + 1 if table and shape.header is not None else 0
+    lines = [view.content(span) for span in sample if span[0] >= floor]
+    if table:
+        column = shape.numeric_column
+        if column < 0:
+            column, _ = _numeric_column([_fields(line, shape.delimiter) for line in lines if line.strip()])
+        if column < 0:
+            return []
+
+        def values(rows: list[str]) -> list[float | None]:
+            fields = [_fields(line, shape.delimiter) for line in rows]
+            return [_number(row[column]) if len(row) > column else None for row in fields]
+
+    else:
+        position = _measured_field(lines)
+        if position is None:
+            return []
+        read = _field_reader(position)
+
+        def values(rows: list[str]) -> list[float | None]:
+            cores = [field.strip('()[],;%') if (field := read(line)) is not None else '' for line in rows]
+            # Plain numbers (most of them) are read here; the rest (units, commas, nothing) by `_measure`.
+            return [float(core) if core.replace('.', '', 1).isdecimal() else _measure(core) for core in cores]
+
+    if view.total <= LARGEST_SCAN_CHARS:
+        rows = view.text[floor:].split('\n')
+        # Where row i starts: the lengths before it, and a line break after each.
+        starts = [start + index for index, start in enumerate(accumulate(map(len, rows), initial=floor))]
+    else:
+        rows = lines
+        starts = [span[0] for span in sample if span[0] >= floor]
+    # The first row of equal ones first: ordered by value, then by place.
+    ranked = [(value * direction, -index) for index, value in enumerate(values(rows)) if value is not None]
+    picks: list[Pick] = []
+    for rank, (_, index) in enumerate(heapq.nlargest(EXTREME_ROWS, ranked)):
+        start = starts[-index]
+        span = view.line_at(start)
+        priority = EXTREME_PRIORITY - rank * 0.01
+        parent = _heading_of(view, span) if rank < EXTREME_GROUPS else None
+        if parent is not None:
+            picks.append(Pick(priority, (parent, span), 'extreme'))
+        picks.append(Pick(priority - 0.005, (span,), 'extreme'))  # should the pair not fit, the row alone may
+    return picks
+
+
+def _heading_of(view: TextView, span: Span) -> Span | None:
+    """For an indented row, the unindented line it sits under (within the context search's reach)."""
+    if not view.content(span)[:1].isspace():
+        return None
+    newline = view.last_unindented(span[0], HEADING_REACH)
+    if newline != -1:
+        return view.line_at(newline + 1)
+    first = view.line_at(0)  # the text's first line has no line break before it
+    return first if span[0] < HEADING_REACH and not view.content(first)[:1].isspace() else None
+
+
+HEADING_REACH = 64 * 1024
 
 
 def _history_digest(view: TextView, head: list[Span], variant: str) -> list[Pick]:
