@@ -681,3 +681,17 @@ def test_words_of_a_request_found_in_a_test_runs_source_rank_under_its_failures(
     shown = select_preview(text, 1_000, intent=intent).text
     failed = [line for line in text.splitlines() if line.startswith('FAILED ')]
     assert sum(1 for line in failed if line[:70] in shown) >= 6
+
+
+def test_a_skipped_tests_reason_naming_what_the_request_names_ranks_under_the_failures() -> None:
+    # `python -m unittest -v test_shutil` after a one-line edit that swaps get_terminal_size's columns and lines:
+    # two failures, 26 skips. The request mentions os.lchmod, which only skip reasons hold ("requires os.lchmod").
+    run = (Path(__file__).resolve().parents[1] / 'data' / 'test_runs' / 'unittest_shutil_skips.txt').read_text()
+    prompt = (
+        'I edited shutil.get_terminal_size; run test_shutil and tell me what fails. '
+        'This box has no os.lchmod or os.chflags, by the way.'
+    )
+    preview = asked(run, prompt, budget=600)
+    assert 'FAIL: test_fallback (test_shutil.TestGetTerminalSize.test_fallback)' in preview.text
+    assert 'AssertionError: 20 != 10' in preview.text and 'AssertionError: 24 != 777' in preview.text
+    assert "skipped 'requires os.lchmod'" not in preview.text

@@ -1355,8 +1355,8 @@ _FAILURE_WORDS = ('Error', 'error:', 'FAILED', 'FAIL:', 'Exception', 'fatal', 'F
 
 def _line_hint(line: str) -> float:
     """A cheap first guess at what the line is: a per-test progress line counts less, a failure more."""
-    if _PROGRESS_TAIL.search(line, max(0, len(line) - 24)):
-        return 0.4
+    if _PROGRESS_TAIL.search(line, max(0, len(line) - 24)) or ' ... skipped ' in line:
+        return 0.4  # a test that passed, or was skipped (unittest prints why: `... skipped 'needs yaml'`)
     if any(word in line for word in _FAILURE_WORDS):
         return 1.3
     return 1.0

@@ -256,6 +256,11 @@ def select_preview(
                 # Words of a request found in a run's report (a test's source, a diagnostic's message) say less
                 # than the report's own account of what failed: only a name, path or number outranks that.
                 strong = False
+            if strong and shape.kind is ShapeKind.test_run:
+                # A test that passed or was skipped is the answer only when the request names the test, not when
+                # it names something its skip reason mentions (`... skipped 'broken in Python-Markdown'`).
+                status = _PASSING.search(text, match.start, match.end)
+                strong = status is None or match.focus < status.start()
             base = 900.0 if strong else WEAK_PRIORITY
             # The best few may run longer: a cut through the line the model asked about is the costliest cut
             # (a table's rows keep their first columns, which say what they are, so they need no more).
@@ -327,6 +332,10 @@ def select_preview(
         intent_lines,
         offer,
     )
+
+
+_PASSING = re.compile(r' \.\.\. (?:ok|skipped\b|expected failure)| (?:PASSED|SKIPPED|XFAIL|XPASS)\b')
+"""Where a test run's progress line says the test passed or was skipped (unittest's `-v`, pytest's `-v`)."""
 
 
 QUIET_SUMMARY_LINES = 4
