@@ -695,3 +695,19 @@ def test_a_skipped_tests_reason_naming_what_the_request_names_ranks_under_the_fa
     assert 'FAIL: test_fallback (test_shutil.TestGetTerminalSize.test_fallback)' in preview.text
     assert 'AssertionError: 20 != 10' in preview.text and 'AssertionError: 24 != 777' in preview.text
     assert "skipped 'requires os.lchmod'" not in preview.text
+
+
+def test_a_failure_blocks_echoed_source_ranks_under_what_failed() -> None:
+    # `pytest -rA` of toolz after a one-line edit reversing the order merge_with combines its dicts: three
+    # failures, each block echoing test source full of the name the request holds (merge_with). What failed, the
+    # `E` lines, says more than the source; a matched source line brings its block's `E` line with it.
+    run = (Path(__file__).resolve().parents[1] / 'data' / 'test_runs' / 'pytest_rA_toolz_merge_with.txt').read_text()
+    prompt = (
+        'I changed the order in which merge_with combines its dicts in dicttoolz. '
+        'Run the toolz tests and tell me what fails and why.'
+    )
+    preview = asked(run, prompt, budget=800)
+    assert 'E       assert {1: (10, 1), 2: (20, 2)} == {1: (1, 10), 2: (2, 20)}' in preview.text
+    assert 'E       assert defaultdict(<..., 2: (20, 2)}) == defaultdict(<..., 2: (2, 20)})' in preview.text
+    assert 'FAILED toolz/tests/test_dicttoolz.py::TestCustomMapping::test_merge_with' in preview.text
+    assert '        assert merge_with(' not in preview.text

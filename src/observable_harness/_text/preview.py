@@ -258,9 +258,12 @@ def select_preview(
                 strong = False
             if strong and shape.kind is ShapeKind.test_run:
                 # A test that passed or was skipped is the answer only when the request names the test, not when
-                # it names something its skip reason mentions (`... skipped 'broken in Python-Markdown'`).
+                # it names something its skip reason mentions (`... skipped 'broken in Python-Markdown'`). Nor is
+                # the test's source a failure block echoes: the names a request holds are all over it, and what
+                # failed (the `E` line it brings, the run's account) says more.
                 status = _PASSING.search(text, match.start, match.end)
-                strong = status is None or match.focus < status.start()
+                echoed = text[match.start : match.start + 1].isspace() and 'File "' not in text[match.start : match.end]
+                strong = (status is None or match.focus < status.start()) and not echoed
             base = 900.0 if strong else WEAK_PRIORITY
             # The best few may run longer: a cut through the line the model asked about is the costliest cut
             # (a table's rows keep their first columns, which say what they are, so they need no more).

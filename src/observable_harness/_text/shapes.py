@@ -1140,7 +1140,8 @@ _SUMMARY_FAILED = re.compile(r'(?:FAILED|ERROR) \S*::(\S+?)(?: - |$)')
 
 
 def _failure_block(view: TextView, span: Span) -> list[Span]:
-    """For a failed test: where its failure block says it was raised (`file:line: Error`)."""
+    """For a failed test, or a line of the source its failure block echoes: the block's first `E` line and where
+    it says the test failed (`file:line: Error`)."""
     text = view.content(span)
     summary = _SUMMARY_FAILED.match(text)
     if summary:
@@ -1150,8 +1151,6 @@ def _failure_block(view: TextView, span: Span) -> list[Span]:
             return []
         span = view.line_at(title)
         text = view.content(span)
-    if not (_FAILURE_HEADER.match(text) or text.startswith('E ')):
-        return []
     first_e: Span | None = span if text.startswith('E ') else None
     location: Span | None = None
     for line in view.forward(span, 200):
