@@ -711,3 +711,13 @@ def test_a_failure_blocks_echoed_source_ranks_under_what_failed() -> None:
     assert 'E       assert defaultdict(<..., 2: (20, 2)}) == defaultdict(<..., 2: (2, 20)})' in preview.text
     assert 'FAILED toolz/tests/test_dicttoolz.py::TestCustomMapping::test_merge_with' in preview.text
     assert '        assert merge_with(' not in preview.text
+
+
+def test_a_test_runs_traceback_frames_a_request_names_rank_under_the_failures_they_belong_to() -> None:
+    # The request names the test file; every failure's traceback passes through it. The failures' reports (the
+    # header and the assertion) say what failed; a frame in the test's own file says only where.
+    run = (Path(__file__).resolve().parents[1] / 'data' / 'test_runs' / 'unittest_shutil_skips.txt').read_text()
+    prompt = 'Run test_shutil.py after my edit to get_terminal_size in shutil.py and tell me what fails.'
+    preview = asked(run, prompt, budget=500)
+    assert 'AssertionError: 20 != 10' in preview.text and 'AssertionError: 24 != 777' in preview.text
+    assert 'File "' not in preview.text

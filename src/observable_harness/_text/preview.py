@@ -262,7 +262,7 @@ def select_preview(
                 # the test's source a failure block echoes: the names a request holds are all over it, and what
                 # failed (the `E` line it brings, the run's account) says more.
                 status = _PASSING.search(text, match.start, match.end)
-                echoed = text[match.start : match.start + 1].isspace() and 'File "' not in text[match.start : match.end]
+                echoed = text[match.start : match.start + 1].isspace()
                 strong = (status is None or match.focus < status.start()) and not echoed
             base = 900.0 if strong else WEAK_PRIORITY
             # The best few may run longer: a cut through the line the model asked about is the costliest cut
