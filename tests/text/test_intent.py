@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import re
 from pathlib import Path
 from unittest.mock import patch
 
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 
 from observable_harness._text import intent as intent_module
 from observable_harness._text.intent import Intent, Term, TermKind, _Folded, _scan, find_matches
+from observable_harness._text.preview import select_preview
 from tests.standins import capture
 
 
@@ -420,3 +423,21 @@ def test_a_request_for_the_largest_or_smallest_values_is_recognised(prompt: str,
 def test_a_ranking_asked_for_only_in_the_call_arguments_is_not_a_request() -> None:
     # `sort -k2 -rn | head` says how the command ran; the user asked for nothing ranked.
     assert Intent.gather(args={'command': 'du -a | sort -rn | head -n 20  # largest'}).extreme == 0
+
+
+def test_an_acronym_of_three_letters_finds_its_lowercase_name_between_non_letters() -> None:
+    # The 1 MB `find` capture: a request for SSL code is answered by files named `ssl_.py`, `_ssl.py`,
+    # `ssl_policies.py`, not by `SSL` as written (no path holds it) nor by `ssl` inside a word (`sslproto`).
+    listing = gzip.decompress((_DATA / 'traffic' / 'find_listing.txt.gz').read_bytes()).decode()
+    intent = Intent.gather(prompt='Which modules implement SSL support here? List their files.')
+    preview = select_preview(listing, 1_000, intent=intent)
+    shown = [line for line in preview.text.split('\n') if 'ssl' in line.lower()]
+    assert '/usr/lib/python3.11/site-packages/pip/_vendor/urllib3/util/ssl_.py' in shown
+    assert len(shown) >= 4
+    assert all(re.search(r'(?<![a-z])ssl(?![a-z])', line, re.IGNORECASE) for line in shown)
+
+
+def test_an_acronym_of_two_letters_is_still_matched_only_as_written() -> None:
+    text = '\n'.join(['access granted', 'specific rule', 'CI run 12 passed', 'cc -O2 main.c', 'deploy ok'] * 40)
+    matches = find_matches(text, Intent.gather(prompt='Did CI pass?'))
+    assert {text[m.start : m.end] for m in matches.lines} == {'CI run 12 passed'}

@@ -1059,7 +1059,7 @@ class Matches:
 
 
 def _scan_lowering(
-    source: AnyStr, lowered: AnyStr, key: AnyStr, limit: int, whole: bool
+    source: AnyStr, lowered: AnyStr, key: AnyStr, limit: int, whole: int
 ) -> tuple[list[tuple[int, int]], bool, AnyStr]:
     """`_scan` of `source` lowered (ASCII letters only, so no character changes its length), and the lowered
     stretch made: `lowered` is the part lowered by an earlier search.
@@ -1112,7 +1112,7 @@ class _Folded:
         """Whether `term` is searched in the UTF-8 bytes: a text outside ASCII and a term inside it."""
         return not self.ascii and (term.text if _exact(term) else term.key).isascii()
 
-    def _scan_bytes(self, term: Term, key: bytes, limit: int, whole: bool) -> tuple[list[tuple[int, int]], bool]:
+    def _scan_bytes(self, term: Term, key: bytes, limit: int, whole: int) -> tuple[list[tuple[int, int]], bool]:
         """`_scan` of the UTF-8 bytes for `term`: as they are, or lowered for a term that ignores case."""
         if _exact(term):
             return _scan(self.utf8, key, limit, whole=whole)
@@ -1140,17 +1140,15 @@ class _Folded:
 
     def _find_text(self, term: Term, limit: int) -> tuple[list[tuple[int, int]], bool]:
         if _exact(term):
-            return _scan(self.text, term.text, limit, whole=True)
+            return _scan(self.text, term.text, limit, whole=WHOLE)
         if self.ascii:
             # A number inside a longer number (3.1 in 3.11, 200 in 2001) is another number.
-            hits, more, self._lowered = _scan_lowering(
-                self.text, self._lowered or '', term.key, limit, term.kind is TermKind.number
-            )
+            hits, more, self._lowered = _scan_lowering(self.text, self._lowered or '', term.key, limit, _bounds(term))
             return hits, more
         found: dict[int, int] = {}
         more = False
         for variant in self.spellings(term):
-            hits, over = _scan(self.text, variant, limit)
+            hits, over = _scan(self.text, variant, limit, whole=_bounds(term))
             more = more or over
             for start, position in hits:
                 if start not in found or position < found[start]:
@@ -1178,7 +1176,7 @@ class _Folded:
         return [
             self.find_all(term, limit)
             if found is None
-            else _lines_at(self.text, found, len(literal), limit, whole=_exact(term) or term.kind is TermKind.number)
+            else _lines_at(self.text, found, len(literal), limit, whole=_bounds(term))
             for term, (literal, _), found in zip(terms, literals, places, strict=True)
         ]
 
@@ -1193,7 +1191,7 @@ class _Folded:
             places = literal_places_utf8(self.utf8, wanted, cap_each=PLACES_PER_TERM * limit)
         found: list[tuple[list[tuple[int, int]], bool]] = []
         for index, term in enumerate(terms):
-            whole = _exact(term) or term.kind is TermKind.number
+            whole = _bounds(term)
             if index not in in_bytes:
                 found.append(self._find_text(term, limit))
             elif places is not None and (at := places[in_bytes.index(index)]) is not None:
@@ -1215,7 +1213,7 @@ PLACES_PER_TERM = 4
 
 
 def _lines_at(
-    text: AnyStr, places: list[int], size: int, limit: int, *, whole: bool
+    text: AnyStr, places: list[int], size: int, limit: int, *, whole: int
 ) -> tuple[list[tuple[int, int]], bool]:
     """What `_scan` finds, from every place the term begins (`places`, in order): the same lines, the same answer."""
     out: list[tuple[int, int]] = []
@@ -1228,7 +1226,7 @@ def _lines_at(
             continue
         if len(out) == limit:
             return out, True
-        if whole and not _whole(text, position, size):
+        if whole and not _whole(text, position, size, whole):
             probes += 1
             if probes > _PROBES:
                 return out, True
@@ -1307,25 +1305,47 @@ _WORD_BYTES = frozenset(b'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr
 ASCII (most are letters; a symbol such as `─` beside a term makes it read as part of a word, a rare miss)."""
 
 
-def _whole(text: str | bytes, position: int, size: int) -> bool:
+WHOLE, SEGMENT = 1, 2
+"""How a hit must be bounded (0: not at all): by characters that are not word characters, or not letters."""
+_LETTER_BYTES = frozenset(b'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz') | frozenset(range(0x80, 0x100))
+
+
+def _whole(text: str | bytes, position: int, size: int, bounds: int = WHOLE) -> bool:
+    """Whether the hit stands between non-word characters (`WHOLE`), or between non-letters (`SEGMENT`)."""
     if isinstance(text, str):
-        return whole_token(text, position, size)
+        if bounds == WHOLE:
+            return whole_token(text, position, size)
+        before = text[position - 1] if position > 0 else ' '
+        after = text[position + size] if position + size < len(text) else ' '
+        return not before.isalpha() and not after.isalpha()
+    word = _WORD_BYTES if bounds == WHOLE else _LETTER_BYTES
     before = text[position - 1] if position > 0 else 0x20
     after = text[position + size] if position + size < len(text) else 0x20
-    return before not in _WORD_BYTES and after not in _WORD_BYTES
+    return before not in word and after not in word
 
 
 SHORT_TERM = 4
-"""An acronym this short (`CC`, `WAL`, `CI`) is matched as written and as a whole token: lowered, it hides
-inside ordinary words (`cc` in `access`, `ci` in `specific`)."""
+"""An acronym this short is never matched inside a word: lowered, it hides inside ordinary words (`cc` in
+`access`, `wal` in `interval`). One of two letters (`CC`, `CI`) is matched as written and as a whole token; one
+of three or four (`WAL`, `SSH`) in any case, between anything but letters (`max_wal_size`, `ssh_exec.c`)."""
+EXACT_TERM = 2
 _PROBES = 4_000
 
 
 def _exact(term: Term) -> bool:
-    return len(term.text) <= SHORT_TERM and term.text.isupper()
+    return len(term.text) <= EXACT_TERM and term.text.isupper()
 
 
-def _scan(haystack: AnyStr, key: AnyStr, limit: int, *, whole: bool = False) -> tuple[list[tuple[int, int]], bool]:
+def _bounds(term: Term) -> int:
+    """How a hit of `term` must be bounded: a short acronym or a number whole, a longer acronym by non-letters."""
+    if _exact(term) or term.kind is TermKind.number:
+        return WHOLE
+    if len(term.text) <= SHORT_TERM and term.text.isascii() and term.text.isupper() and term.text.isalpha():
+        return SEGMENT
+    return 0
+
+
+def _scan(haystack: AnyStr, key: AnyStr, limit: int, *, whole: int = 0) -> tuple[list[tuple[int, int]], bool]:
     out: list[tuple[int, int]] = []
     newline = _newline(haystack)
     find, rfind = haystack.find, haystack.rfind
@@ -1334,7 +1354,7 @@ def _scan(haystack: AnyStr, key: AnyStr, limit: int, *, whole: bool = False) -> 
     while position != -1:
         if len(out) == limit:
             return out, True
-        if whole and not _whole(haystack, position, len(key)):
+        if whole and not _whole(haystack, position, len(key), whole):
             probes += 1
             if probes > _PROBES:
                 return out, True
