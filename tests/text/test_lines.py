@@ -230,3 +230,16 @@ def test_the_words_that_rule_a_line_out_are_in_every_line_the_error_regexes_matc
         assert any(word in line.lower() for word in _STRONG_WORDS)
     if _WEAK_ERROR.search(line):
         assert any(word in line.casefold() for word in _WEAK_WORDS)
+
+
+@pytest.mark.parametrize(
+    'line',
+    [
+        'build succeeded, 187 warnings.',  # sphinx-build
+        'build finished with problems, 3 warnings.',  # sphinx-build -W --keep-going
+        'Success: no issues found in 12 source files',  # mypy
+        'Your code has been rated at 8.73/10 (previous run: 8.70/10, +0.03)',  # pylint
+    ],
+)
+def test_a_checkers_own_account_of_its_run_is_a_summary(line: str) -> None:
+    assert classify_line(line) is LineClass.summary

@@ -458,3 +458,14 @@ def test_a_share_decided_early_is_the_share_counted_whole(passes: list[bool], sh
 def test_a_texts_first_and_last_characters_are_read_from_its_ends(text: str) -> None:
     assert _edge(text, at_end=False) == text.lstrip()[:1]
     assert _edge(text, at_end=True) == text.rstrip()[-1:]
+
+
+def test_a_sphinx_build_is_counted_by_warning_type_and_keeps_its_preamble_warning_and_result() -> None:
+    # `sphinx-build -n` of requests' docs, offline: 187 warnings, most of them unresolved references.
+    build = (_DATA / 'diagnostics' / 'sphinx_nitpicky_requests.txt').read_text(encoding='utf-8')
+    preview = select_preview(build, 1_000)
+    assert preview.shape == 'diagnostics'
+    assert preview.text.startswith('[160 diagnostics by code: ref.class 156, ref.ref 3, ref.func 1]')
+    # What it warned of before its first finding (the configuration it read), and how the build ended.
+    assert "WARNING: Invalid configuration value found: 'language = None'." in preview.text
+    assert 'build succeeded, 187 warnings.' in preview.text

@@ -29,6 +29,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import takewhile
 
 from .intent import (
     HIT_CHARS,
@@ -362,6 +363,12 @@ _CLASSIFIED_CHARS = 240
 _PERCENT_SUFFIX = re.compile(r'\[\s*\d{1,3}%\]\s*$')
 
 
+PREAMBLE_ALERT_PRIORITY = 340.0
+"""A checker's first warning or error before its findings: just above the first finding of each code (330)."""
+_FINDING = re.compile(r'\S+:\d+(?::\d+)?:? ')
+"""A checker's finding: its place first (`src/app.py:12:5: E501 ...`, `docs/api.md:14: WARNING: ...`)."""
+
+
 _PROBE_FAILURES = ('(No such file or directory)', '(Resource temporarily unavailable)')
 """How a syscall trace's probes end: a search path tried and passed over."""
 
@@ -417,6 +424,7 @@ def _class_picks(
 ) -> list[tuple[float, list[_Line], str]]:
     """Lines by class, as a salient excerpt ranks them; error words in data and prose do not count."""
     quiet = shape.kind in QUIET_SHAPES or shape.kind is ShapeKind.diagnostics
+    preamble_pick: tuple[float, list[_Line], str] | None = None
     # The classifier reads the first lines and the last; a table's or a listing's rows are not classified.
     window = [*(head if quiet else head[:CLASSIFIED_HEAD]), *tail]
     # Data and prose (tables, history, diffs) and lists of findings (every diagnostic is an `error`): only
@@ -430,6 +438,21 @@ def _class_picks(
     else:
         contents = [view.content(span)[:_CLASSIFIED_CHARS] for span in window]
         classes = dict(zip(window, classify_lines(contents).classes, strict=True))
+    if shape.kind is ShapeKind.diagnostics:
+        # What a checker printed before its first finding (a configuration it could not load, an inventory it
+        # could not fetch) is not one of the findings: its warnings and errors count as in a log.
+        preamble = list(takewhile(lambda span: not _FINDING.match(view.content(span)), head))
+        if preamble:
+            contents = [view.content(span)[:_CLASSIFIED_CHARS] for span in preamble]
+            classes.update(zip(preamble, classify_lines(contents).classes, strict=True))
+            alerts = [span for span in preamble if classes[span] in (LineClass.error, LineClass.warning)]
+            if alerts:
+                # Above the first finding of each code: a checker that ran without its configuration or its
+                # references reports findings that follow from that. A line ending in `:` brings what it introduces.
+                first = alerts[0]
+                below = view.next_line(first) if view.content(first).rstrip().endswith(':') else None
+                spans = [first, below] if below is not None else [first]
+                preamble_pick = (PREAMBLE_ALERT_PRIORITY, [_Line(span, limit, role='error') for span in spans], 'error')
     if shape.kind in (ShapeKind.log, ShapeKind.test_run):
         # Shapes with a digest of their own find their failures there; a log's can sit anywhere.
         # The middle begins after the head lines classified: the rest of the head is searched like the middle.
@@ -448,6 +471,8 @@ def _class_picks(
             if line_class is LineClass.error and view.content(span).rstrip().endswith(_PROBE_FAILURES):
                 classes[span] = LineClass.normal
     out: list[tuple[float, list[_Line], str]] = []
+    if preamble_pick is not None:
+        out.append(preamble_pick)
     if shape.kind is ShapeKind.log:
         # A section the output titles as its summary says what a long build or check came to.
         section = summary_section(view)

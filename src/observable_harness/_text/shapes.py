@@ -1662,6 +1662,7 @@ _CODE_STYLES = (
     _CodeStyle(re.compile(r'\b(?:error|warning) (TS\d{3,5}):'), ' {code}:'),  # tsc
     _CodeStyle(re.compile(r'^(?:error|warning)\[([A-Z]\d{4})\]', re.MULTILINE), '[{code}]'),  # rustc, cargo
     _CodeStyle(re.compile(r'^([A-Z]{1,4}\d{2,5}) (?=\S)', re.MULTILINE), '\n{code} '),  # ruff's full format
+    _CodeStyle(re.compile(r'(?<=\S) \[([a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*)\]$', re.MULTILINE), ' [{code}]'),  # sphinx
 )
 CENSUS_CHARS = 256 * 1024
 """Diagnostics up to this size are counted by code in full (one regex pass, ~1 ms per 100 KB); larger ones by the
