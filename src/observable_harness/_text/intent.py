@@ -1311,23 +1311,26 @@ _LETTER_BYTES = frozenset(b'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 
 
 def _whole(text: str | bytes, position: int, size: int, bounds: int = WHOLE) -> bool:
-    """Whether the hit stands between non-word characters (`WHOLE`), or between non-letters (`SEGMENT`)."""
+    """Whether the hit stands between non-word characters (`WHOLE`), or at one end of a run of letters at least
+    (`SEGMENT`: `ssh_exec`, `libssh2`, `openblas64`; not `protocol` for `toc`)."""
     if isinstance(text, str):
         if bounds == WHOLE:
             return whole_token(text, position, size)
         before = text[position - 1] if position > 0 else ' '
         after = text[position + size] if position + size < len(text) else ' '
-        return not before.isalpha() and not after.isalpha()
-    word = _WORD_BYTES if bounds == WHOLE else _LETTER_BYTES
+        return not before.isalpha() or not after.isalpha()
     before = text[position - 1] if position > 0 else 0x20
     after = text[position + size] if position + size < len(text) else 0x20
-    return before not in word and after not in word
+    if bounds == WHOLE:
+        return before not in _WORD_BYTES and after not in _WORD_BYTES
+    return before not in _LETTER_BYTES or after not in _LETTER_BYTES
 
 
 SHORT_TERM = 4
 """An acronym this short is never matched inside a word: lowered, it hides inside ordinary words (`cc` in
 `access`, `wal` in `interval`). One of two letters (`CC`, `CI`) is matched as written and as a whole token; one
-of three or four (`WAL`, `SSH`) in any case, between anything but letters (`max_wal_size`, `ssh_exec.c`)."""
+of three or four (`WAL`, `SSH`) in any case, at an end of a run of letters (`max_wal_size`, `ssh_exec.c`,
+`libssh2`), not inside one (`toc` in `protocol`)."""
 EXACT_TERM = 2
 _PROBES = 4_000
 
