@@ -469,3 +469,18 @@ def test_a_sphinx_build_is_counted_by_warning_type_and_keeps_its_preamble_warnin
     # What it warned of before its first finding (the configuration it read), and how the build ended.
     assert "WARNING: Invalid configuration value found: 'language = None'." in preview.text
     assert 'build succeeded, 187 warnings.' in preview.text
+
+
+def test_a_listing_keeps_the_keys_above_it_that_name_what_it_lists_among_many_matches() -> None:
+    # `pip show -f hypothesis`: ten keys, then 340 paths. Seven names the request holds are all over the paths;
+    # the package's name, version and location still head the preview, as a table's header does.
+    listing = (_DATA / 'listing' / 'pip_show_files_hypothesis.txt').read_text(encoding='utf-8')
+    prompt = (
+        'I need to vendor hypothesis. Which version is installed, and where are its extras for django, numpy, '
+        'pandas, dateutil, pytz, redis and its pytest plugin?'
+    )
+    preview = select_preview(listing, 1_000, intent=Intent.gather(prompt=prompt))
+    assert preview.intent_lines >= 8
+    lines = preview.text.split('\n')
+    for key in ('Name: hypothesis', 'Version: 6.170.17', 'Location: /home/dev/venv/lib/python3.11/site-packages'):
+        assert key in lines

@@ -45,6 +45,7 @@ from .intent import (
 from .lines import LineClass, alert_class, classify_line, classify_lines
 from .scan import literal_places, literal_places_utf8, literal_presence
 from .shapes import (
+    HEADER_PRIORITY,
     Shape,
     ShapeKind,
     Span,
@@ -541,6 +542,10 @@ def _class_picks(
             if balanced:
                 out.append((100.0 - index * 0.02 - 0.015, [_Line(span, limit, role='head')], 'head'))
                 continue
+            if index < preamble and _NAMING_KEY.match(view.content(span)):
+                # `Name: numpy`, `Version: 2.4.6`, `Location: ...`: what the listing is of, as a table's header is.
+                out.append((HEADER_PRIORITY - index * 0.01, [_Line(span, limit, role='head')], 'head'))
+                continue
             rank = 101.0 if index < preamble else 99.0
             out.append((rank - index * 0.01, [_Line(span, limit, role='head')], 'head'))
         elif classes.get(span) in noise:
@@ -549,6 +554,8 @@ def _class_picks(
 
 
 PREAMBLE_LINES = 12
+_NAMING_KEY = re.compile(r'[A-Z][\w-]{1,20}: \S.{0,60}$')
+"""A key with a short value above a list of paths: the listing's name, version, location."""
 """A path listing's first lines looked at for the lines that say what it lists."""
 
 
