@@ -484,3 +484,16 @@ def test_a_listing_keeps_the_keys_above_it_that_name_what_it_lists_among_many_ma
     lines = preview.text.split('\n')
     for key in ('Name: hypothesis', 'Version: 6.170.17', 'Location: /home/dev/venv/lib/python3.11/site-packages'):
         assert key in lines
+
+
+def test_a_request_for_the_biggest_rows_of_a_table_with_two_measures_ranks_by_both() -> None:
+    # `python -X importtime -c 'import hypothesis'`: self and cumulative microseconds per module, in import order.
+    # "The biggest contributors" may mean either: the top rows by each are shown.
+    profile = (_DATA / 'tables' / 'importtime_hypothesis.txt').read_text(encoding='utf-8')
+    rows = [line for line in profile.split('\n')[1:] if line.count('|') == 2]
+    by_self = sorted(rows, key=lambda row: -int(row.split('|')[0].split(':')[1]))[:3]
+    by_cumulative = sorted(rows, key=lambda row: -int(row.split('|')[1]))[:3]
+    asked = Intent.gather(prompt='Importing hypothesis is slow. Which modules are the biggest contributors?')
+    preview = select_preview(profile, 1_000, intent=asked)
+    for row in (*by_self, *by_cumulative):
+        assert row in preview.text, row

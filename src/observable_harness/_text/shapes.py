@@ -594,6 +594,19 @@ def _number(field: str) -> float | None:
         return None
 
 
+def _numeric_columns(rows: list[list[str]]) -> list[int]:
+    """The columns holding numbers on nearly every row, with at least three different values, in order."""
+    if len(rows) < 4:
+        return []
+    width = min(len(row) for row in rows)
+    out: list[int] = []
+    for column in range(width):
+        numbers = [value for row in rows if (value := _number(row[column])) is not None]
+        if len(numbers) >= 0.9 * len(rows) and len(set(numbers)) >= 3:
+            out.append(column)
+    return out
+
+
 def _numeric_column(rows: list[list[str]]) -> tuple[int, bool]:
     """The first column holding numbers on nearly every row, and whether it falls from the first row on."""
     if len(rows) < 4:
@@ -1389,27 +1402,51 @@ def extreme_rows(view: TextView, shape: Shape, sample: list[Span], direction: in
     floor = shape.header[1] + 1 if table and shape.header is not None else 0
     lines = [view.content(span) for span in sample if span[0] >= floor]
     if table:
-        column = shape.numeric_column
-        if column < 0:
-            column, _ = _numeric_column([_fields(line, shape.delimiter) for line in lines if line.strip()])
-        if column < 0:
+        # A table measuring several things (self and cumulative time, statements and misses): the rows with the
+        # largest values of each of its first two measures, the asked-for extreme being one or the other.
+        columns = _numeric_columns([_fields(line, shape.delimiter) for line in lines if line.strip()])[:2]
+        if not columns:
             return []
+        per_column = EXTREME_ROWS // len(columns)
+        picks: list[Pick] = []
+        taken: set[int] = set()
+        for order, column in enumerate(columns):
+            ranked = _ranked(view, floor, lines, sample, direction, _column_reader(shape.delimiter, column))
+            fresh = [start for start in ranked if start not in taken][:per_column]
+            taken.update(fresh)
+            picks += _extreme_picks(view, fresh, order * per_column)
+        return picks
+    position = _measured_field(lines)
+    if position is None:
+        return []
+    read = _field_reader(position)
 
-        def values(rows: list[str]) -> list[float | None]:
-            fields = [_fields(line, shape.delimiter) for line in rows]
-            return [_number(row[column]) if len(row) > column else None for row in fields]
+    def values(rows: list[str]) -> list[float | None]:
+        cores = [field.strip('()[],;%') if (field := read(line)) is not None else '' for line in rows]
+        # Plain numbers (most of them) are read here; the rest (units, commas, nothing) by `_measure`.
+        return [float(core) if core.replace('.', '', 1).isdecimal() else _measure(core) for core in cores]
 
-    else:
-        position = _measured_field(lines)
-        if position is None:
-            return []
-        read = _field_reader(position)
+    return _extreme_picks(view, _ranked(view, floor, lines, sample, direction, values)[:EXTREME_ROWS], 0)
 
-        def values(rows: list[str]) -> list[float | None]:
-            cores = [field.strip('()[],;%') if (field := read(line)) is not None else '' for line in rows]
-            # Plain numbers (most of them) are read here; the rest (units, commas, nothing) by `_measure`.
-            return [float(core) if core.replace('.', '', 1).isdecimal() else _measure(core) for core in cores]
 
+def _column_reader(delimiter: str, column: int) -> Callable[[list[str]], list[float | None]]:
+    def values(rows: list[str]) -> list[float | None]:
+        fields = [_fields(line, delimiter) for line in rows]
+        return [_number(row[column]) if len(row) > column else None for row in fields]
+
+    return values
+
+
+def _ranked(
+    view: TextView,
+    floor: int,
+    lines: list[str],
+    sample: list[Span],
+    direction: int,
+    values: Callable[[list[str]], list[float | None]],
+) -> list[int]:
+    """Where the rows with the most extreme values start, most extreme first (the first of equal ones first):
+    of every row for a text up to `LARGEST_SCAN_CHARS`, else of the sampled `lines`."""
     if view.total <= LARGEST_SCAN_CHARS:
         rows = view.text[floor:].split('\n')
         # Where row i starts: the lengths before it, and a line break after each.
@@ -1417,11 +1454,13 @@ def extreme_rows(view: TextView, shape: Shape, sample: list[Span], direction: in
     else:
         rows = lines
         starts = [span[0] for span in sample if span[0] >= floor]
-    # The first row of equal ones first: ordered by value, then by place.
     ranked = [(value * direction, -index) for index, value in enumerate(values(rows)) if value is not None]
+    return [starts[-index] for _, index in heapq.nlargest(EXTREME_ROWS, ranked)]
+
+
+def _extreme_picks(view: TextView, starts: list[int], first_rank: int) -> list[Pick]:
     picks: list[Pick] = []
-    for rank, (_, index) in enumerate(heapq.nlargest(EXTREME_ROWS, ranked)):
-        start = starts[-index]
+    for rank, start in enumerate(starts, start=first_rank):
         span = view.line_at(start)
         priority = EXTREME_PRIORITY - rank * 0.01
         parent = _heading_of(view, span) if rank < EXTREME_GROUPS else None
