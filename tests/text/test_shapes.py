@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 
 import pytest
@@ -497,3 +498,14 @@ def test_a_request_for_the_biggest_rows_of_a_table_with_two_measures_ranks_by_bo
     preview = select_preview(profile, 1_000, intent=asked)
     for row in (*by_self, *by_cumulative):
         assert row in preview.text, row
+
+
+def test_pylints_findings_show_the_first_of_their_rarest_codes() -> None:
+    # `pylint toolz` (real, 639 findings): pylint prints its code with a colon after it (`E1135:`).
+    report = (_DATA / 'diagnostics' / 'pylint_toolz.txt').read_text(encoding='utf-8')
+    codes = re.findall(r':\d+:\d+: ([A-Z]\d{4}):', report)
+    preview = select_preview(report, 1_000)
+    shown = re.findall(r':\d+:\d+: ([A-Z]\d{4}):', preview.text)
+    assert len(shown) >= 3
+    assert all(codes.count(code) == 1 for code in shown)  # one-off codes, not the 215 missing docstrings
+    assert 'Your code has been rated at 7.17/10' in preview.text.split('\n')

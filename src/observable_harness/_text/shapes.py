@@ -1697,7 +1697,7 @@ class _CodeStyle:
 _CODE_STYLES = (
     _CodeStyle(re.compile(r'  \[([a-z][a-z0-9-]*)\]$', re.MULTILINE), '  [{code}]'),  # mypy
     _CodeStyle(re.compile(r' \[(-W[\w=+-]+)\]$', re.MULTILINE), '[{code}]'),  # gcc, clang
-    _CodeStyle(re.compile(r':\d+(?::\d+)?:? ([A-Z]{1,4}\d{2,5})\b'), ' {code} '),  # ruff, flake8, pylint
+    _CodeStyle(re.compile(r':\d+(?::\d+)?:? ([A-Z]{1,4}\d{2,5})\b'), ' {code}'),  # ruff, flake8, pylint
     _CodeStyle(re.compile(r'\b(?:error|warning) (TS\d{3,5}):'), ' {code}:'),  # tsc
     _CodeStyle(re.compile(r'^(?:error|warning)\[([A-Z]\d{4})\]', re.MULTILINE), '[{code}]'),  # rustc, cargo
     _CodeStyle(re.compile(r'^([A-Z]{1,4}\d{2,5}) (?=\S)', re.MULTILINE), '\n{code} '),  # ruff's full format
