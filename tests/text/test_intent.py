@@ -446,3 +446,14 @@ def test_an_acronym_of_two_letters_is_still_matched_only_as_written() -> None:
     text = '\n'.join(['access granted', 'specific rule', 'CI run 12 passed', 'cc -O2 main.c', 'deploy ok'] * 40)
     matches = find_matches(text, Intent.gather(prompt='Did CI pass?'))
     assert {text[m.start : m.end] for m in matches.lines} == {'CI run 12 passed'}
+
+
+def test_what_a_request_does_not_care_about_is_looked_past() -> None:
+    intent = Intent.gather(prompt="Run pylint. I don't care about docstrings or naming style, just the serious stuff.")
+    assert {'docstring', 'naming', 'style'} <= set(intent.avoid)
+    assert 'don' not in terms(intent)  # what the contraction leaves is no term
+
+
+def test_a_word_ending_in_s_that_is_no_plural_keeps_it() -> None:
+    keys = {term.key for term in Intent.gather(prompt='Which class holds the status of the analysis?').terms}
+    assert {'class', 'status', 'analysis'} <= keys

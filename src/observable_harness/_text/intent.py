@@ -443,10 +443,12 @@ def _source_terms(source: str, content: str) -> Iterable[Term]:
 
 _LOOK_PAST = re.compile(
     r'\b(?:ignor(?:e|es|ed|ing)|past|except(?:\s+for)?|excluding|exclude|besides|beyond|other\s+than|'
-    r'apart\s+from|aside\s+from|skip(?:ping)?|leav(?:e|ing)\s+out|rather\s+than)\b',
+    r'apart\s+from|aside\s+from|skip(?:ping)?|leav(?:e|ing)\s+out|rather\s+than|'
+    r"(?:don'?t|do\s+not|doesn'?t|does\s+not)\s+(?:care|worry)\s+about|not\s+interested\s+in|never\s+mind)\b",
     re.IGNORECASE,
 )
-"""Words after which a request names what it does not want: "ignoring missing imports", "past the warnings"."""
+"""Words after which a request names what it does not want: "ignoring missing imports", "past the warnings", "I
+don't care about docstrings"."""
 _PHRASE_END = re.compile(r'[,.;:!?()\n]|\b(?:and|but|for|to|in|on|with|then|what|which|where|how|so)\b', re.IGNORECASE)
 _NEGATED_WORDS = 4
 
@@ -651,6 +653,8 @@ def _stem(word: str) -> str:
     if len(word) >= COMPARATIVE and word.endswith('er'):
         return word[:-2]
     for suffix in _STEM_SUFFIXES:
+        if suffix == 's' and word.endswith(('ss', 'us', 'is')):
+            continue  # not a plural: class, status, analysis
         if word.endswith(suffix) and len(word) - len(suffix) >= _MIN_WORD:
             stem = word[: -len(suffix)]
             if suffix == 'ing' and len(stem) > _MIN_WORD and stem[-1] == stem[-2]:
@@ -849,6 +853,7 @@ COMMON_SHORT_WORDS = frozenset(
         *('lib', 'bin', 'tmp', 'var', 'usr', 'opt', 'tab', 'tag', 'age', 'act', 'nor', 'oil', 'sea', 'sit'),
         *('son', 'sun', 'tax', 'tie', 'als', 'aka', 'eta', 'int', 'str', 'def', 'len', 'obj', 'arg', 'val'),
         *('led', 'met', 'lay', 'lie', 'sat', 'cat', 'dog', 'car', 'red', 'hot', 'ice', 'art', 'kid'),
+        *('don', 'isn', 'won', 'ain'),  # what a contraction leaves before its apostrophe (`don't`)
     )
 )
 """Three-letter words every request is made of: other three-letter words are names (gdb, npm, gcc, zsh)."""
