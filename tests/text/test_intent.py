@@ -457,3 +457,9 @@ def test_what_a_request_does_not_care_about_is_looked_past() -> None:
 def test_a_word_ending_in_s_that_is_no_plural_keeps_it() -> None:
     keys = {term.key for term in Intent.gather(prompt='Which class holds the status of the analysis?').terms}
     assert {'class', 'status', 'analysis'} <= keys
+
+
+def test_a_querys_keywords_are_no_terms() -> None:
+    intent = Intent.gather(args={'sql': 'SELECT package, version FROM pkgs WHERE section = "libs" ORDER BY size DESC'})
+    assert not {'SELECT', 'FROM', 'WHERE', 'ORDER', 'BY', 'DESC'} & set(terms(intent))
+    assert {'package', 'pkgs', 'section'} <= {term.key for term in intent.terms}

@@ -938,6 +938,17 @@ def _sentence_start(content: str, position: int) -> bool:
     return not before or before[-1] in '.!?:\n'
 
 
+_SQL_KEYWORDS = frozenset(
+    (
+        *('SELECT', 'FROM', 'WHERE', 'ORDER', 'GROUP', 'BY', 'HAVING', 'LIMIT', 'OFFSET', 'JOIN', 'LEFT', 'INNER'),
+        *('OUTER', 'ON', 'AS', 'AND', 'OR', 'NOT', 'IN', 'IS', 'NULL', 'LIKE', 'DESC', 'ASC', 'DISTINCT', 'COUNT'),
+        *('SUM', 'AVG', 'MAX', 'MIN', 'CASE', 'WHEN', 'THEN', 'ELSE', 'END', 'UNION', 'ALL', 'WITH', 'INSERT'),
+        *('INTO', 'VALUES', 'UPDATE', 'SET', 'DELETE', 'CREATE', 'TABLE', 'INDEX', 'EXPLAIN', 'ANALYZE'),
+    )
+)
+"""A query's keywords, written in capitals as SQL is: its syntax, not what its rows are searched for."""
+
+
 def _extract(content: str, source_weight: float) -> Iterable[Term]:
     for match in _QUOTED.finditer(content):
         quoted = next(group for group in match.groups() if group is not None).strip()
@@ -950,7 +961,7 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             token = token.lstrip('[')
         if token.endswith(']') and not token.startswith('['):
             token = token.rstrip(']')
-        if len(token) < 2 or len(token) > _MAX_TERM_CHARS:
+        if len(token) < 2 or len(token) > _MAX_TERM_CHARS or token in _SQL_KEYWORDS:
             continue
         kind = _kind(token)
         if kind is None and token.lower() in _FORMATS and _NAMED_AFTER.match(content, match.end()):
@@ -1121,6 +1132,10 @@ class _Folded:
         """`_scan` of the UTF-8 bytes for `term`: as they are, or lowered for a term that ignores case."""
         if _exact(term):
             return _scan(self.utf8, key, limit, whole=whole)
+        if whole == SEGMENT:
+            return _merged(
+                [_scan(self.utf8, spelling.encode(), limit, whole=whole) for spelling in self.spellings(term)], limit
+            )
         hits, more, self._lowered_utf8 = _scan_lowering(self.utf8, self._lowered_utf8 or b'', key, limit, whole)
         return hits, more
 
@@ -1128,6 +1143,10 @@ class _Folded:
         """What to search for: the lowered term in lowered ASCII text (or bytes); else the likely spellings."""
         if _exact(term):
             return [term.text]
+        if _bounds(term) == SEGMENT:
+            # An acronym is written upper, lower or capitalised: three searches of the text as it is cost less
+            # than lowering it.
+            return list(dict.fromkeys((term.text, term.key, term.key.capitalize())))
         if self.ascii or term.key.isascii():
             return [term.key]
         if term.kind is TermKind.word:
@@ -1146,20 +1165,13 @@ class _Folded:
     def _find_text(self, term: Term, limit: int) -> tuple[list[tuple[int, int]], bool]:
         if _exact(term):
             return _scan(self.text, term.text, limit, whole=WHOLE)
-        if self.ascii:
+        if self.ascii and _bounds(term) != SEGMENT:
             # A number inside a longer number (3.1 in 3.11, 200 in 2001) is another number.
             hits, more, self._lowered = _scan_lowering(self.text, self._lowered or '', term.key, limit, _bounds(term))
             return hits, more
-        found: dict[int, int] = {}
-        more = False
-        for variant in self.spellings(term):
-            hits, over = _scan(self.text, variant, limit, whole=_bounds(term))
-            more = more or over
-            for start, position in hits:
-                if start not in found or position < found[start]:
-                    found[start] = position
-        ordered = sorted(found.items())
-        return ordered[:limit], more or len(ordered) > limit
+        return _merged(
+            [_scan(self.text, variant, limit, whole=_bounds(term)) for variant in self.spellings(term)], limit
+        )
 
     def find_many(self, terms: list[Term], limit: int) -> list[tuple[list[tuple[int, int]], bool]]:
         """`find_all` for each of `terms`, the same answers: in one pass of a multi-literal engine if there is one."""
@@ -1211,6 +1223,19 @@ class _Folded:
             hits, more = found[index]
             found[index] = ([(chars[start], chars[position]) for start, position in hits], more)
         return found
+
+
+def _merged(searches: list[tuple[list[tuple[int, int]], bool]], limit: int) -> tuple[list[tuple[int, int]], bool]:
+    """The lines several spellings' searches found, each once with its first hit, in order, at most `limit`."""
+    found: dict[int, int] = {}
+    more = False
+    for hits, over in searches:
+        more = more or over
+        for start, position in hits:
+            if start not in found or position < found[start]:
+                found[start] = position
+    ordered = sorted(found.items())
+    return ordered[:limit], more or len(ordered) > limit
 
 
 PLACES_PER_TERM = 4

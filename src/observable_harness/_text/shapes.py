@@ -1164,6 +1164,8 @@ def _failure_block(view: TextView, span: Span) -> list[Span]:
             return []
         span = view.line_at(title)
         text = view.content(span)
+    if not (_FAILURE_HEADER.match(text) or text.startswith(('E ', '>', ' ', '\t'))):
+        return []  # not in a failure block: a progress or summary line of its own
     first_e: Span | None = span if text.startswith('E ') else None
     location: Span | None = None
     for line in view.forward(span, 200):
