@@ -26,7 +26,10 @@ from observable_harness._text.shapes import TextView
 
 pytestmark = pytest.mark.skipif(not usable('hyperscan'), reason='the engine path needs Hyperscan (the `fast` extra)')
 
-_PIECES = ['ab', 'AB', 'Ab', 'a_b', '12', '3', '1.2', 'ERR', 'err', 'Error', ' ', ' ', '\n', '\n', '-', ':', '=', 'x']
+_PIECES = [
+    *('ab', 'AB', 'Ab', 'a_b', '12', '3', '1.2', 'ERR', 'err', 'Error', 'eRr', 'xERRy', 'Ssh', 'SSH2'),
+    *(' ', ' ', '\n', '\n', '-', ':', '=', 'x'),
+]
 ascii_text = st.lists(st.sampled_from(_PIECES), max_size=400).map(''.join)
 
 
@@ -72,7 +75,7 @@ def _term(text: str, kind: TermKind) -> Term:
 terms = st.lists(
     st.builds(
         _term,
-        st.sampled_from(['ab', 'a_b', 'Ab', '12', '1.2', '3', 'ERR', 'AB', 'error', 'b 1', 'zz']),
+        st.sampled_from(['ab', 'a_b', 'Ab', '12', '1.2', '3', 'ERR', 'AB', 'error', 'b 1', 'zz', 'SSH']),
         st.sampled_from(list(TermKind)),
     ),
     min_size=1,

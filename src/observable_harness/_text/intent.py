@@ -27,7 +27,7 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, AnyStr, cast
@@ -1133,9 +1133,8 @@ class _Folded:
         if _exact(term):
             return _scan(self.utf8, key, limit, whole=whole)
         if whole == SEGMENT:
-            return _merged(
-                [_scan(self.utf8, spelling.encode(), limit, whole=whole) for spelling in self.spellings(term)], limit
-            )
+            places = _all_places(self.utf8, [spelling.encode() for spelling in self.spellings(term)])
+            return _lines_at(self.utf8, places, len(key), limit, whole=whole)
         hits, more, self._lowered_utf8 = _scan_lowering(self.utf8, self._lowered_utf8 or b'', key, limit, whole)
         return hits, more
 
@@ -1169,9 +1168,10 @@ class _Folded:
             # A number inside a longer number (3.1 in 3.11, 200 in 2001) is another number.
             hits, more, self._lowered = _scan_lowering(self.text, self._lowered or '', term.key, limit, _bounds(term))
             return hits, more
-        return _merged(
-            [_scan(self.text, variant, limit, whole=_bounds(term)) for variant in self.spellings(term)], limit
-        )
+        if _bounds(term) == SEGMENT:
+            places = _all_places(self.text, self.spellings(term))
+            return _lines_at(self.text, places, len(term.key), limit, whole=SEGMENT)
+        return _merged([_scan(self.text, variant, limit) for variant in self.spellings(term)], limit)
 
     def find_many(self, terms: list[Term], limit: int) -> list[tuple[list[tuple[int, int]], bool]]:
         """`find_all` for each of `terms`, the same answers: in one pass of a multi-literal engine if there is one."""
@@ -1180,38 +1180,59 @@ class _Folded:
         # its limit.
         if not self.ascii:
             return self._find_utf8(terms, limit, engine=True)
-        usable_here = all(not caseless or literal == literal.lower() for literal, caseless in literals)
+        wanted, owners = self._engine_literals(terms, range(len(terms)))
+        usable_here = all(not caseless or literal == literal.lower() for literal, caseless in wanted)
         cap = PLACES_PER_TERM * limit
         if not usable_here:
             places = None
         elif self._utf8 is not None:
-            places = literal_places_utf8(self._utf8, literals, cap_each=cap)  # an ASCII text's bytes are its characters
+            places = literal_places_utf8(self._utf8, wanted, cap_each=cap)  # an ASCII text's bytes are its characters
         else:
-            places = literal_places(self.text, literals, cap_each=cap)
+            places = literal_places(self.text, wanted, cap_each=cap)
         if places is None:
             return [self.find_all(term, limit) for term in terms]
+        found = _owned(places, owners)
         return [
             self.find_all(term, limit)
-            if found is None
-            else _lines_at(self.text, found, len(literal), limit, whole=_bounds(term))
-            for term, (literal, _), found in zip(terms, literals, places, strict=True)
+            if (at := found.get(index)) is None
+            else _lines_at(self.text, at, len(literals[index][0]), limit, whole=_bounds(term))
+            for index, term in enumerate(terms)
         ]
+
+    def _engine_literals(self, terms: list[Term], indices: Iterable[int]) -> tuple[list[tuple[str, bool]], list[int]]:
+        """What the engine looks for on behalf of `terms[indices]`, and for each literal the term it stands for: a
+        term's key in any case, an acronym's spellings as written (as `find_all` searches them)."""
+        wanted: list[tuple[str, bool]] = []
+        owners: list[int] = []
+        for index in indices:
+            term = terms[index]
+            if _exact(term):
+                spelled = [(term.text, False)]
+            elif _bounds(term) == SEGMENT:
+                spelled = [(spelling, False) for spelling in self.spellings(term)]
+            else:
+                spelled = [(term.key, True)]
+            wanted += spelled
+            owners += [index] * len(spelled)
+        return wanted, owners
 
     def _find_utf8(self, terms: list[Term], limit: int, *, engine: bool) -> list[tuple[list[tuple[int, int]], bool]]:
         """`find_many` for a text outside ASCII: ASCII terms in its UTF-8 (one engine pass for them all, or a
         byte search each), other terms by their spellings in the text."""
         literals = [(term.text, False) if _exact(term) else (term.key, True) for term in terms]
         in_bytes = [index for index, term in enumerate(terms) if self._in_bytes(term)]
-        places = None
+        places: dict[int, list[int]] = {}
         if engine and in_bytes:
-            wanted = [literals[index] for index in in_bytes]
-            places = literal_places_utf8(self.utf8, wanted, cap_each=PLACES_PER_TERM * limit)
+            wanted, owners = self._engine_literals(terms, in_bytes)
+            found_places = literal_places_utf8(self.utf8, wanted, cap_each=PLACES_PER_TERM * limit)
+            if found_places is not None:
+                places = _owned(found_places, owners)
         found: list[tuple[list[tuple[int, int]], bool]] = []
         for index, term in enumerate(terms):
             whole = _bounds(term)
             if index not in in_bytes:
                 found.append(self._find_text(term, limit))
-            elif places is not None and (at := places[in_bytes.index(index)]) is not None:
+            elif (at := places.get(index)) is not None:
                 found.append(_lines_at(self.utf8, at, len(literals[index][0]), limit, whole=whole))
             else:
                 found.append(self._scan_bytes(term, literals[index][0].encode(), limit, whole))
@@ -1223,6 +1244,34 @@ class _Folded:
             hits, more = found[index]
             found[index] = ([(chars[start], chars[position]) for start, position in hits], more)
         return found
+
+
+def _owned(places: list[list[int] | None], owners: list[int]) -> dict[int, list[int]]:
+    """Per term, the places of all its literals in order; a term any of whose literals had too many has none."""
+    out: dict[int, list[int]] = {}
+    overflow: set[int] = set()
+    for owner, found in zip(owners, places, strict=True):
+        if found is None:
+            overflow.add(owner)
+        else:
+            out.setdefault(owner, []).extend(found)
+    for owner in overflow:
+        out.pop(owner, None)
+    for found in out.values():
+        found.sort()
+    return out
+
+
+def _all_places(text: AnyStr, spellings: Sequence[AnyStr]) -> list[int]:
+    """Every place any of `spellings` begins, in order: what a multi-literal engine reports for them."""
+    places: list[int] = []
+    for spelling in spellings:
+        position = text.find(spelling)
+        while position != -1:
+            places.append(position)
+            position = text.find(spelling, position + 1)
+    places.sort()
+    return places
 
 
 def _merged(searches: list[tuple[list[tuple[int, int]], bool]], limit: int) -> tuple[list[tuple[int, int]], bool]:
