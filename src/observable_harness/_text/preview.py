@@ -453,7 +453,9 @@ def _class_picks(
                 first = alerts[0]
                 below = view.next_line(first) if view.content(first).rstrip().endswith(':') else None
                 spans = [first, below] if below is not None else [first]
-                preamble_pick = (PREAMBLE_ALERT_PRIORITY, [_Line(span, limit, role='error') for span in spans], 'error')
+                # Twice a plain line's room: the reason under a warning is often a long one (a URL, an exception).
+                lines = [_Line(span, limit * 2, role='error') for span in spans]
+                preamble_pick = (PREAMBLE_ALERT_PRIORITY, lines, 'error')
     if shape.kind in (ShapeKind.log, ShapeKind.test_run):
         # Shapes with a digest of their own find their failures there; a log's can sit anywhere.
         # The middle begins after the head lines classified: the rest of the head is searched like the middle.
