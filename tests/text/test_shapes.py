@@ -468,8 +468,18 @@ def test_a_sphinx_build_is_counted_by_warning_type_and_keeps_its_preamble_warnin
     assert preview.shape == 'diagnostics'
     assert preview.text.startswith('[160 diagnostics by code: ref.class 156, ref.ref 3, ref.func 1]')
     # What it warned of before its first finding (the configuration it read), and how the build ended.
-    warning = next(line for line in build.split('\n') if line.startswith('WARNING: Invalid configuration value'))
-    assert warning in preview.text.split('\n')  # whole: the reason a warning gives runs long
+    assert "WARNING: Invalid configuration value found: 'language = None'." in preview.text
+
+
+def test_a_checkers_warning_before_its_findings_brings_its_long_reason_whole() -> None:
+    # The same build without its configuration warning: the first warning is the inventory it could not fetch,
+    # whose reason (a URL and an exception, 250 characters) is on the line under it.
+    lines = (_DATA / 'diagnostics' / 'sphinx_nitpicky_requests.txt').read_text(encoding='utf-8').split('\n')
+    build = '\n'.join(line for line in lines if not line.startswith('WARNING: Invalid configuration value'))
+    reason = next(line for line in lines if line.startswith("intersphinx inventory 'https://docs.python.org"))
+    assert len(reason) > 200
+    preview = select_preview(build, 1_000)
+    assert reason in preview.text.split('\n')
     assert 'build succeeded, 187 warnings.' in preview.text
 
 

@@ -453,8 +453,9 @@ def _class_picks(
                 first = alerts[0]
                 below = view.next_line(first) if view.content(first).rstrip().endswith(':') else None
                 spans = [first, below] if below is not None else [first]
-                # Twice a plain line's room: the reason under a warning is often a long one (a URL, an exception).
-                lines = [_Line(span, limit * 2, role='error') for span in spans]
+                # More room than a plain line: a warning's reason is often long (a URL and an exception), and
+                # it is what the findings after it follow from.
+                lines = [_Line(span, limit * (2 if span == first else 4), role='error') for span in spans]
                 preamble_pick = (PREAMBLE_ALERT_PRIORITY, lines, 'error')
     if shape.kind in (ShapeKind.log, ShapeKind.test_run):
         # Shapes with a digest of their own find their failures there; a log's can sit anywhere.
