@@ -442,11 +442,11 @@ def _class_picks(
     if shape.kind is ShapeKind.diagnostics:
         # What a checker printed before its first finding (a configuration it could not load, an inventory it
         # could not fetch) is not one of the findings: its warnings and errors count as in a log.
-        preamble = list(takewhile(lambda span: not _FINDING.match(view.content(span)), head))
-        if preamble:
-            contents = [view.content(span)[:_CLASSIFIED_CHARS] for span in preamble]
-            classes.update(zip(preamble, classify_lines(contents).classes, strict=True))
-            alerts = [span for span in preamble if classes[span] in (LineClass.error, LineClass.warning)]
+        before_findings = list(takewhile(lambda span: not _FINDING.match(view.content(span)), head))
+        if before_findings:
+            contents = [view.content(span)[:_CLASSIFIED_CHARS] for span in before_findings]
+            classes.update(zip(before_findings, classify_lines(contents).classes, strict=True))
+            alerts = [span for span in before_findings if classes[span] in (LineClass.error, LineClass.warning)]
             if alerts:
                 # Above the first finding of each code: a checker that ran without its configuration or its
                 # references reports findings that follow from that. A line ending in `:` brings what it introduces.
@@ -557,9 +557,9 @@ def _class_picks(
 
 
 PREAMBLE_LINES = 12
+"""A path listing's first lines looked at for the lines that say what it lists."""
 _NAMING_KEY = re.compile(r'[A-Z][\w-]{1,20}: \S.{0,60}$')
 """A key with a short value above a list of paths: the listing's name, version, location."""
-"""A path listing's first lines looked at for the lines that say what it lists."""
 
 
 def _preamble(view: TextView, head: list[Span]) -> int:
