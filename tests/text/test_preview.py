@@ -721,3 +721,18 @@ def test_a_test_runs_traceback_frames_a_request_names_rank_under_the_failures_th
     preview = asked(run, prompt, budget=500)
     assert 'AssertionError: 20 != 10' in preview.text and 'AssertionError: 24 != 777' in preview.text
     assert 'File "' not in preview.text
+
+
+def test_a_builds_first_compiler_error_ranks_above_the_warnings_a_request_names() -> None:
+    # zlib compiled file by file in its Makefile's order with strict conversion warnings, after a one-line edit
+    # to inflate.c: 36 warnings, the one error in the middle. Asked about the conversions, the warnings the
+    # request's words find still leave room for why the build failed.
+    build = (Path(__file__).resolve().parents[1] / 'data' / 'logs' / 'zlib_build_error.txt').read_text()
+    prompt = (
+        'zlib stopped building after my last edit. Build it with the strict conversion, sign-conversion and shadow '
+        "warnings and tell me what's broken and which conversions it warns about."
+    )
+    preview = asked(build, prompt)
+    error = next(line for line in build.split('\n') if ': error: ' in line)
+    assert error in preview.text.split('\n')
+    assert preview.intent_lines >= 3

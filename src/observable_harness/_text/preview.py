@@ -364,6 +364,9 @@ _CLASSIFIED_CHARS = 240
 _PERCENT_SUFFIX = re.compile(r'\[\s*\d{1,3}%\]\s*$')
 
 
+FIRST_COMPILER_ERROR_PRIORITY = 901.0
+"""Just above the lines a request's words select (900)."""
+_COMPILER_ERROR = re.compile(r'\S+:\d+(?::\d+)?: (?:fatal )?error: ')
 PREAMBLE_ALERT_PRIORITY = 340.0
 """A checker's first warning or error before its findings: just above the first finding of each code (330)."""
 _FINDING = re.compile(r'\S+:\d+(?::\d+)?:? ')
@@ -495,6 +498,9 @@ def _class_picks(
             # Where a program crashed answers most questions asked of its output: above what the request names.
             out.append((CRASH_PRIORITY, [first, *frames], 'first error'))
         out.append((410.0 - 0.05 if frames else 410.0, [first], 'first error'))
+        if shape.kind is ShapeKind.log and _COMPILER_ERROR.match(view.content(errors[0])):
+            # A build's first compiler error is why it failed, whatever else the request names.
+            out.append((FIRST_COMPILER_ERROR_PRIORITY, [first], 'first error'))
     tracebacks = sorted(span for span in classes if view.content(span).startswith('Traceback (most recent call last)'))
     out.extend(
         (pick.priority, [_Line(s, limit, role='traceback') for s in pick.spans], pick.role)
