@@ -520,3 +520,18 @@ def test_pylints_findings_show_the_first_of_their_rarest_codes() -> None:
     assert len(shown) >= 3
     assert all(codes.count(code) == 1 for code in shown)  # one-off codes, not the 215 missing docstrings
     assert 'Your code has been rated at 7.17/10' in preview.text.split('\n')
+
+
+def test_a_collect_only_run_is_a_test_run_and_keeps_its_collection_error() -> None:
+    # `pytest --collect-only -q` of toolz after a test module imports a name that is not there: 186 node ids,
+    # then the collection error and the summary. Its lines are test ids, not a listing of files.
+    run = (_DATA / 'test_runs' / 'pytest_collect_only_toolz_error.txt').read_text(encoding='utf-8')
+    prompt = (
+        'After my refactor of the recipes module the toolz test run stopped running entirely. '
+        'Do the tests still get collected, what is the count, and what fails to import?'
+    )
+    preview = select_preview(run, 600, intent=Intent.gather(prompt=prompt))
+    assert preview.shape == 'test_run'
+    assert 'ERROR toolz/tests/test_recipes.py' in preview.text.split('\n')
+    assert "E   ImportError: cannot import name 'sliding_windows'" in preview.text
+    assert '186 tests collected, 1 error in 0.79s' in preview.text

@@ -258,7 +258,10 @@ _ARROW = re.compile(r'\s*--> \S+:\d+(?::\d+)?\s*$')
 _SNIPPET = re.compile(r'\s*(?:\d+\s*)?[|+-](?:\s|$)|\s*= |(?:help|note|error|warning)\b|[A-Z]{1,4}\d{2,5} \S')
 """The other lines of such a diagnostic: its code and message, the numbered source lines under a `|` gutter, a
 suggested fix's `+`/`-` lines, `help:` and `= note:` lines."""
-_PYTEST = re.compile(r'\S+::\S+ (?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)|=+ test session starts =+')
+_PYTEST = re.compile(
+    r'\S+::\S+ (?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)|=+ test session starts =+'
+    r'|^[\w./-]+\.py::\w'  # a test's node id alone on its line (`pytest --collect-only -q`)
+)
 
 
 def _pytest_line(line: str) -> bool:
