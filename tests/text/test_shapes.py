@@ -535,3 +535,15 @@ def test_a_collect_only_run_is_a_test_run_and_keeps_its_collection_error() -> No
     assert 'ERROR toolz/tests/test_recipes.py' in preview.text.split('\n')
     assert "E   ImportError: cannot import name 'sliding_windows'" in preview.text
     assert '186 tests collected, 1 error in 0.79s' in preview.text
+
+
+def test_the_extremes_of_the_group_a_request_names_come_first() -> None:
+    # `python -m trace --summary` over two of toolz's test files: coverage of 130 modules, toolz's among pytest's
+    # and the standard library's. "Which toolz modules are least covered" asks for the lowest of toolz's own.
+    table = (_DATA / 'tables' / 'trace_summary_toolz.txt').read_text(encoding='utf-8')
+    rows = [line for line in table.split('\n') if '   toolz.' in line]
+    lowest = min(rows, key=lambda row: int(row.split()[1].rstrip('%')))
+    assert lowest.split()[2] == 'toolz.itertoolz'  # 16%, where pytest's own modules go down to 1%
+    prompt = 'Which toolz modules are least covered by the dicttoolz and recipes tests?'
+    preview = select_preview(table, 1_000, intent=Intent.gather(prompt=prompt))
+    assert lowest in preview.text.split('\n')

@@ -297,7 +297,9 @@ def select_preview(
     if intent is not None and intent.extreme:
         picks.extend(
             (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
-            for pick in extreme_rows(view, shape, [*head, *sample, *tail], intent.extreme)
+            for pick in extreme_rows(
+                view, shape, [*head, *sample, *tail], intent.extreme, tuple(term.key for term in intent.terms)
+            )
         )
     picks.extend(_class_picks(view, shape, head, tail, plain_limit, utf8))
     picks.sort(key=lambda item: -item[0])

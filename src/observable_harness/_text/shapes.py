@@ -1394,18 +1394,31 @@ def _measured_field(lines: list[str]) -> int | None:
     return best
 
 
-def extreme_rows(view: TextView, shape: Shape, sample: list[Span], direction: int) -> list[Pick]:
+def extreme_rows(
+    view: TextView, shape: Shape, sample: list[Span], direction: int, subjects: tuple[str, ...] = ()
+) -> list[Pick]:
     """The rows with the largest (`direction` 1) or smallest (-1) numbers in the field most rows measure.
 
     For a table, its numeric column; for lines of whitespace-separated fields (`radon cc`, `du`, `wc -l`, an
     unsorted listing), the field at one place from the start or the end that holds a number on most sampled
-    lines. Texts up to `LARGEST_SCAN_CHARS` are ranked whole; a larger one only in the lines sampled.
+    lines. Texts up to `LARGEST_SCAN_CHARS` are ranked whole; a larger one only in the lines sampled. The first
+    of `subjects` (the request's terms, lowercased, weightiest first) held by a group of rows short of most of
+    them ("which click modules are least covered") limits the ranking to that group.
     """
     if not direction or shape.kind in _UNRANKED or (shape.sorted_rows and direction > 0):
         return []  # a table sorted from its largest down keeps its top rows already
     table = shape.kind is ShapeKind.table and shape.header is not None
     floor = shape.header[1] + 1 if table and shape.header is not None else 0
     lines = [view.content(span) for span in sample if span[0] >= floor]
+    if view.total <= LARGEST_SCAN_CHARS:
+        rows = view.text[floor:].split('\n')
+        # Where row i starts: the lengths before it, and a line break after each.
+        starts = [start + index for index, start in enumerate(accumulate(map(len, rows), initial=floor))]
+        within = _subject_rows(rows, subjects)
+    else:
+        rows = lines
+        starts = [span[0] for span in sample if span[0] >= floor]
+        within = None
     if table:
         # A table measuring several things (self and cumulative time, statements and misses): the rows with the
         # largest values of each of its first two measures, the asked-for extreme being one or the other.
@@ -1416,7 +1429,7 @@ def extreme_rows(view: TextView, shape: Shape, sample: list[Span], direction: in
         picks: list[Pick] = []
         taken: set[int] = set()
         for order, column in enumerate(columns):
-            ranked = _ranked(view, floor, lines, sample, direction, _column_reader(shape.delimiter, column))
+            ranked = _ranked(_column_reader(shape.delimiter, column)(rows), starts, direction, within, per_column)
             fresh = [start for start in ranked if start not in taken][:per_column]
             taken.update(fresh)
             picks += _extreme_picks(view, fresh, order * per_column)
@@ -1425,13 +1438,27 @@ def extreme_rows(view: TextView, shape: Shape, sample: list[Span], direction: in
     if position is None:
         return []
     read = _field_reader(position)
+    cores = [field.strip('()[],;%') if (field := read(line)) is not None else '' for line in rows]
+    # Plain numbers (most of them) are read here; the rest (units, commas, nothing) by `_measure`.
+    values = [float(core) if core.replace('.', '', 1).isdecimal() else _measure(core) for core in cores]
+    return _extreme_picks(view, _ranked(values, starts, direction, within, EXTREME_ROWS)[:EXTREME_ROWS], 0)
 
-    def values(rows: list[str]) -> list[float | None]:
-        cores = [field.strip('()[],;%') if (field := read(line)) is not None else '' for line in rows]
-        # Plain numbers (most of them) are read here; the rest (units, commas, nothing) by `_measure`.
-        return [float(core) if core.replace('.', '', 1).isdecimal() else _measure(core) for core in cores]
 
-    return _extreme_picks(view, _ranked(view, floor, lines, sample, direction, values)[:EXTREME_ROWS], 0)
+SUBJECT_SHARE = 0.6
+"""A request's term held by more of the rows than this names no group of them: it is what they all are."""
+
+
+def _subject_rows(rows: list[str], subjects: tuple[str, ...]) -> set[int] | None:
+    """The indices of the rows the first term naming a group of them holds, or None when none does."""
+    if not subjects:
+        return None
+    lowered = [row.lower() for row in rows]
+    nonblank = sum(1 for row in rows if row.strip())
+    for subject in subjects:
+        holding = {index for index, row in enumerate(lowered) if subject in row}
+        if EXTREME_GROUPS <= len(holding) <= SUBJECT_SHARE * nonblank:
+            return holding
+    return None
 
 
 def _column_reader(delimiter: str, column: int) -> Callable[[list[str]], list[float | None]]:
@@ -1443,24 +1470,22 @@ def _column_reader(delimiter: str, column: int) -> Callable[[list[str]], list[fl
 
 
 def _ranked(
-    view: TextView,
-    floor: int,
-    lines: list[str],
-    sample: list[Span],
-    direction: int,
-    values: Callable[[list[str]], list[float | None]],
+    values: list[float | None], starts: list[int], direction: int, within: set[int] | None, wanted: int
 ) -> list[int]:
-    """Where the rows with the most extreme values start, most extreme first (the first of equal ones first):
-    of every row for a text up to `LARGEST_SCAN_CHARS`, else of the sampled `lines`."""
-    if view.total <= LARGEST_SCAN_CHARS:
-        rows = view.text[floor:].split('\n')
-        # Where row i starts: the lengths before it, and a line break after each.
-        starts = [start + index for index, start in enumerate(accumulate(map(len, rows), initial=floor))]
-    else:
-        rows = lines
-        starts = [span[0] for span in sample if span[0] >= floor]
-    ranked = [(value * direction, -index) for index, value in enumerate(values(rows)) if value is not None]
-    return [starts[-index] for _, index in heapq.nlargest(EXTREME_ROWS, ranked)]
+    """Where the rows with the most extreme values start, most extreme first (the first of equal ones first).
+
+    With a group the request names (`within`), the group's most extreme rows come first, half of the `wanted`,
+    then the most extreme of all: "the least covered click modules" may also mean the least covered of all.
+    """
+    ranked = [(value * direction, -index) for index, value in enumerate(values) if value is not None]
+    overall = [starts[-index] for _, index in heapq.nlargest(EXTREME_ROWS, ranked)]
+    if within is None:
+        return overall
+    grouped = [(value, index) for value, index in ranked if -index in within]
+    if len(grouped) < EXTREME_GROUPS:
+        return overall  # the group holds no numbers of its own (a file's name above its rows)
+    first = [starts[-index] for _, index in heapq.nlargest(max(1, wanted // 2), grouped)]
+    return first + [start for start in overall if start not in first]
 
 
 def _extreme_picks(view: TextView, starts: list[int], first_rank: int) -> list[Pick]:
