@@ -1452,13 +1452,21 @@ def _subject_rows(rows: list[str], subjects: tuple[str, ...]) -> set[int] | None
     """The indices of the rows the first term naming a group of them holds, or None when none does."""
     if not subjects:
         return None
-    lowered = [row.lower() for row in rows]
+    whole = '\n'.join(rows).lower()
+    lowered: list[str] | None = None
     nonblank = sum(1 for row in rows if row.strip())
-    for subject in subjects:
+    for subject in subjects[:SUBJECTS_TRIED]:
+        if whole.count(subject) < EXTREME_GROUPS:
+            continue  # one C pass rules out a term on fewer places than a group has rows
+        lowered = lowered or whole.split('\n')
         holding = {index for index, row in enumerate(lowered) if subject in row}
         if EXTREME_GROUPS <= len(holding) <= SUBJECT_SHARE * nonblank:
             return holding
     return None
+
+
+SUBJECTS_TRIED = 8
+"""The request's weightiest terms looked at for a group of rows (a bound on the passes over the rows)."""
 
 
 def _column_reader(delimiter: str, column: int) -> Callable[[list[str]], list[float | None]]:
