@@ -27,7 +27,7 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, AnyStr, cast
@@ -1262,16 +1262,17 @@ def _owned(places: list[list[int] | None], owners: list[int]) -> dict[int, list[
     return out
 
 
-def _all_places(text: AnyStr, spellings: Sequence[AnyStr]) -> list[int]:
-    """Every place any of `spellings` begins, in order: what a multi-literal engine reports for them."""
-    places: list[int] = []
-    for spelling in spellings:
+def _all_places(text: AnyStr, spellings: Sequence[AnyStr]) -> Iterator[int]:
+    """Every place any of `spellings` begins, in order, found as they are read: what a multi-literal engine
+    reports for them, without looking further than the reader does."""
+
+    def places(spelling: AnyStr) -> Iterator[int]:
         position = text.find(spelling)
         while position != -1:
-            places.append(position)
+            yield position
             position = text.find(spelling, position + 1)
-    places.sort()
-    return places
+
+    return heapq.merge(*(places(spelling) for spelling in spellings))
 
 
 def _merged(searches: list[tuple[list[tuple[int, int]], bool]], limit: int) -> tuple[list[tuple[int, int]], bool]:
@@ -1292,7 +1293,7 @@ PLACES_PER_TERM = 4
 
 
 def _lines_at(
-    text: AnyStr, places: list[int], size: int, limit: int, *, whole: int
+    text: AnyStr, places: Iterable[int], size: int, limit: int, *, whole: int
 ) -> tuple[list[tuple[int, int]], bool]:
     """What `_scan` finds, from every place the term begins (`places`, in order): the same lines, the same answer."""
     out: list[tuple[int, int]] = []
