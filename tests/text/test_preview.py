@@ -736,3 +736,14 @@ def test_a_builds_first_compiler_error_ranks_above_the_warnings_a_request_names(
     error = next(line for line in build.split('\n') if ': error: ' in line)
     assert error in preview.text.split('\n')
     assert preview.intent_lines >= 3
+
+
+def test_the_commands_a_build_echoes_are_no_strong_matches_for_the_options_a_request_names() -> None:
+    # Every command make echoes holds the options the request names (`-Wcast-qual`); the one line that says what
+    # happened is make's error in the middle. Built from the zlib build's real command lines.
+    build = (Path(__file__).resolve().parents[1] / 'data' / 'logs' / 'zlib_build_error.txt').read_text()
+    lines = [line for line in build.split('\n') if ': error: ' not in line]  # its compiler error aside
+    error = "make: *** No rule to make target 'inflate9.o', needed by 'libz.a'.  Stop."
+    log = '\n'.join([*lines[:90], error, *lines[90:]])
+    preview = asked(log, 'Build it with -Wcast-qual and -Wshadow and tell me what goes wrong.', budget=500)
+    assert error in preview.text.split('\n')

@@ -247,7 +247,15 @@ def select_preview(
             utf8=utf8,
         )
         # The table's header holds the column names a query spelled out: it is context, not the answer.
-        top = max((m.score for m in matches.lines if (m.start, m.end) != shape.header), default=0.0)
+        # Nor do the commands a build echoes, nor the source a compiler quotes: the best of the rest sets the bar.
+        top = max(
+            (
+                m.score
+                for m in matches.lines
+                if (m.start, m.end) != shape.header and not _quoted_or_echoed(text, m.start, m.end)
+            ),
+            default=0.0,
+        )
         strong_spans: list[Span] = []
         reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics)
         for rank, match in enumerate(matches.lines[:INTENT_GROUPS]):
@@ -266,6 +274,11 @@ def select_preview(
                 status = _PASSING.search(text, match.start, match.end)
                 echoed = text[match.start : match.start + 1].isspace()
                 strong = (status is None or match.focus < status.start()) and not echoed
+            if strong and _quoted_or_echoed(text, match.start, match.end):
+                # A build echoes each command it runs (`gcc -Wall -Wcast-qual ... -c x.c`): the options a request
+                # names are in every one of them, and none says what happened. Nor does the source line a compiler
+                # quotes under a diagnostic (`  127 | #define cast(t, exp)`): the diagnostic above it does.
+                strong = False
             base = 900.0 if strong else WEAK_PRIORITY
             # The best few may run longer: a cut through the line the model asked about is the costliest cut
             # (a table's rows keep their first columns, which say what they are, so they need no more).
@@ -339,6 +352,22 @@ def select_preview(
         intent_lines,
         offer,
     )
+
+
+_GUTTER_LINE = re.compile(r' *\d+ \| ')
+"""A source line a compiler quotes in its numbered gutter."""
+ECHO_OPTIONS = 5
+"""Options (`-Wall`, `--with-x`) a line needs, and a third of its words at least, to be a command a build echoed."""
+
+
+def _quoted_or_echoed(text: str, start: int, end: int) -> bool:
+    """Whether the line is a command line (many options), as make and build tools print what they run, or a
+    source line a compiler quotes in its numbered gutter."""
+    if _GUTTER_LINE.match(text, start):
+        return True
+    words = text[start : min(end, start + 2_000)].split()
+    options = sum(1 for word in words if word.startswith('-') and len(word) > 2)
+    return options >= ECHO_OPTIONS and 3 * options >= len(words)
 
 
 _PASSING = re.compile(r' \.\.\. (?:ok|skipped\b|expected failure)| (?:PASSED|SKIPPED|XFAIL|XPASS)\b')
