@@ -747,3 +747,16 @@ def test_the_commands_a_build_echoes_are_no_strong_matches_for_the_options_a_req
     log = '\n'.join([*lines[:90], error, *lines[90:]])
     preview = asked(log, 'Build it with -Wcast-qual and -Wshadow and tell me what goes wrong.', budget=500)
     assert error in preview.text.split('\n')
+
+
+def test_a_request_naming_the_framework_does_not_pick_its_frames_over_the_exception() -> None:
+    # The request names FastAPI, uvicorn and starlette, which every library frame of the traceback holds; what
+    # failed is the exception and the frame in the app's own code.
+    log = (Path(__file__).resolve().parents[1] / 'data' / 'logs' / 'uvicorn_notes_500.txt').read_text()
+    prompt = (
+        'Our FastAPI notes service running under uvicorn with starlette returned a server error once. '
+        'What failed, and where in our code?'
+    )
+    preview = asked(log, prompt, budget=600)
+    assert 'IndexError: list index out of range' in preview.text
+    assert '  File "/home/dev/notes/notes.py", line 21, in first_tag' in preview.text

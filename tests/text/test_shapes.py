@@ -547,3 +547,13 @@ def test_the_extremes_of_the_group_a_request_names_come_first() -> None:
     prompt = 'Which toolz modules are least covered by the dicttoolz and recipes tests?'
     preview = select_preview(table, 1_000, intent=Intent.gather(prompt=prompt))
     assert lowest in preview.text.split('\n')
+
+
+def test_a_log_whose_lines_open_with_their_level_is_a_log() -> None:
+    # A FastAPI app under uvicorn, sent 190 requests, one of which fails: `INFO:     127.0.0.1:... - "GET ..." 200`
+    # lines padded to one width read as two aligned columns or as `INFO:` keys; they are a log, with its traceback.
+    log = (_DATA / 'logs' / 'uvicorn_notes_500.txt').read_text(encoding='utf-8')
+    preview = select_preview(log, 1_000)
+    assert preview.shape == 'log'
+    assert 'IndexError: list index out of range' in preview.text
+    assert '  File "/home/dev/notes/notes.py", line 21, in first_tag' in preview.text

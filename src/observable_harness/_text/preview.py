@@ -57,6 +57,7 @@ from .shapes import (
     digest,
     extreme_rows,
     lines_between,
+    own_frame,
     path_line,
     summary_section,
     traceback_picks,
@@ -354,6 +355,7 @@ def select_preview(
     )
 
 
+_FRAME_LINE = re.compile(r'\s*File "([^"]+)", line \d+')
 _GUTTER_LINE = re.compile(r' *\d+ \| ')
 """A source line a compiler quotes in its numbered gutter."""
 ECHO_OPTIONS = 5
@@ -361,10 +363,14 @@ ECHO_OPTIONS = 5
 
 
 def _quoted_or_echoed(text: str, start: int, end: int) -> bool:
-    """Whether the line is a command line (many options), as make and build tools print what they run, or a
-    source line a compiler quotes in its numbered gutter."""
+    """Whether the line is a command line (many options), as make and build tools print what they run, a
+    source line a compiler quotes in its numbered gutter, or a traceback's frame in code not the user's (a
+    request naming the framework finds it in every frame the error passed through)."""
     if _GUTTER_LINE.match(text, start):
         return True
+    frame = _FRAME_LINE.match(text, start, end)
+    if frame is not None:
+        return not own_frame(frame.group(1))
     words = text[start : min(end, start + 2_000)].split()
     options = sum(1 for word in words if word.startswith('-') and len(word) > 2)
     return options >= ECHO_OPTIONS and 3 * options >= len(words)

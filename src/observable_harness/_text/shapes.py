@@ -389,6 +389,10 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.diagnostics, 'lines')
     if '-->' in joined and _snippets(nonblank):
         return Shape(ShapeKind.diagnostics, 'snippets')
+    # A log whose lines open with their level, padded to one width (uvicorn's `INFO:     127.0.0.1 - "GET ..."`),
+    # is neither a table of two aligned columns nor a dump of `INFO:` keys.
+    if _over(nonblank, lambda line: bool(_LOG_LEVEL.match(line)), 0.5):
+        return Shape(ShapeKind.log)
     table = _table(view, head, head_lines, sampled)
     if table is not None:
         return table
@@ -493,6 +497,8 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
     return None
 
 
+_LOG_LEVEL = re.compile(r'\s*\[?(?:INFO|WARN(?:ING)?|ERROR|DEBUG|TRACE|CRITICAL|FATAL|NOTICE)\b')
+"""A log line's level where the line opens with it."""
 _PROGRESS_BAR = re.compile(r'\d%\|')
 """Where a progress bar (tqdm's) opens: its percentage against the bar's first pipe."""
 
