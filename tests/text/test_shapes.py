@@ -557,3 +557,16 @@ def test_a_log_whose_lines_open_with_their_level_is_a_log() -> None:
     assert preview.shape == 'log'
     assert 'IndexError: list index out of range' in preview.text
     assert '  File "/home/dev/notes/notes.py", line 21, in first_tag' in preview.text
+
+
+def test_a_request_naming_a_measure_ranks_by_that_column_alone() -> None:
+    # "Least covered" names the `cov%` column: the three least covered toolz modules are kept, not the modules
+    # with the fewest lines (two-line `__init__` files at 100%).
+    table = (_DATA / 'tables' / 'trace_summary_toolz.txt').read_text(encoding='utf-8')
+    rows = [line for line in table.split('\n') if '   toolz.' in line]
+    least = sorted(rows, key=lambda row: int(row.split()[1].rstrip('%')))[:3]
+    prompt = 'Which toolz modules are least covered by the dicttoolz and recipes tests?'
+    shown = select_preview(table, 1_000, intent=Intent.gather(prompt=prompt)).text.split('\n')
+    for row in least:
+        assert row in shown, row
+    assert not any(line.split()[:2] == ['2', '100%'] for line in shown)

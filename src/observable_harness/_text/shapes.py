@@ -1431,6 +1431,10 @@ def extreme_rows(
         columns = _numeric_columns([_fields(line, shape.delimiter) for line in lines if line.strip()])[:2]
         if not columns:
             return []
+        assert shape.header is not None
+        names = _fields(view.content(shape.header), shape.delimiter)
+        named = [column for column in columns if column < len(names) and _names_column(names[column], subjects)]
+        columns = named or columns  # the measure the request names ("the least covered": `cov%`), else both
         per_column = EXTREME_ROWS // len(columns)
         picks: list[Pick] = []
         taken: set[int] = set()
@@ -1448,6 +1452,13 @@ def extreme_rows(
     # Plain numbers (most of them) are read here; the rest (units, commas, nothing) by `_measure`.
     values = [float(core) if core.replace('.', '', 1).isdecimal() else _measure(core) for core in cores]
     return _extreme_picks(view, _ranked(values, starts, direction, within, EXTREME_ROWS)[:EXTREME_ROWS], 0)
+
+
+def _names_column(name: str, subjects: tuple[str, ...]) -> bool:
+    """Whether a request's term names a column: the column's letters begin the term (`cov%` for "covered",
+    `Miss` for "missing", `cumulative` for "cumulative")."""
+    letters = ''.join(char for char in name.lower() if char.isalpha())
+    return len(letters) >= 3 and any(key.startswith(letters) for key in subjects)
 
 
 SUBJECT_SHARE = 0.6
