@@ -46,6 +46,7 @@ from .lines import LineClass, alert_class, classify_line, classify_lines
 from .scan import literal_places, literal_places_utf8, literal_presence
 from .shapes import (
     HEADER_PRIORITY,
+    PYTHON_FRAME,
     Shape,
     ShapeKind,
     Span,
@@ -355,7 +356,6 @@ def select_preview(
     )
 
 
-_FRAME_LINE = re.compile(r'\s*File "([^"]+)", line \d+')
 _GUTTER_LINE = re.compile(r' *\d+ \| ')
 """A source line a compiler quotes in its numbered gutter."""
 ECHO_OPTIONS = 5
@@ -368,7 +368,7 @@ def _quoted_or_echoed(text: str, start: int, end: int) -> bool:
     request naming the framework finds it in every frame the error passed through)."""
     if _GUTTER_LINE.match(text, start):
         return True
-    frame = _FRAME_LINE.match(text, start, end)
+    frame = PYTHON_FRAME.match(text, start, end)
     if frame is not None:
         return not own_frame(frame.group(1))
     words = text[start : min(end, start + 2_000)].split()

@@ -24,6 +24,7 @@ from itertools import accumulate, pairwise
 from .scan import literal_places
 
 __all__ = [
+    'PYTHON_FRAME',
     'Census',
     'Pick',
     'Shape',
@@ -1053,7 +1054,8 @@ def _json_siblings(view: TextView, span: Span) -> list[Span]:
     return out
 
 
-_FRAME = re.compile(r'\s*File "([^"]+)", line \d+')
+PYTHON_FRAME = re.compile(r'\s*File "([^"]+)", line \d+')
+"""A Python traceback's frame line, its file in the group."""
 _NOT_OWN_CODE = ('site-packages', 'dist-packages', '/lib/python', '<frozen', '\\lib\\', '/usr/lib/', '<string>')
 
 
@@ -1068,7 +1070,7 @@ def traceback_picks(view: TextView, traceback: Span, priority: float) -> list[Pi
     previous: Span | None = None
     for line in view.forward(traceback, 300):
         text = view.content(line)
-        match = _FRAME.match(text)
+        match = PYTHON_FRAME.match(text)
         if match:
             frames.append((line, None))
             previous = line
@@ -1084,7 +1086,7 @@ def traceback_picks(view: TextView, traceback: Span, priority: float) -> list[Pi
     picks: list[Pick] = []
     if exception is not None:
         picks.append(Pick(priority, (exception,), 'traceback'))
-    own = [frame for frame in frames if own_frame(_FRAME.match(view.content(frame[0])).group(1))]  # type: ignore[union-attr]
+    own = [frame for frame in frames if own_frame(PYTHON_FRAME.match(view.content(frame[0])).group(1))]  # type: ignore[union-attr]
     chosen = own[-1] if own else (frames[-1] if frames else None)
     if chosen is not None:
         spans = (chosen[0],) if chosen[1] is None else (chosen[0], chosen[1])
@@ -1145,7 +1147,7 @@ def _traceback_of(view: TextView, span: Span) -> list[Span]:
     """In a log: for a line a traceback follows (`ERROR ... Exception on /x`), the exception and the
     innermost own frame; for a frame, its source line."""
     text = view.content(span)
-    if _FRAME.match(text):
+    if PYTHON_FRAME.match(text):
         follower = view.next_line(span)
         return [follower] if follower is not None and view.content(follower)[:1].isspace() else []
     for line in view.forward(span, 2):
