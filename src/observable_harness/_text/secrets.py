@@ -32,7 +32,6 @@ from typing import Generic, Literal, TypeVar
 from .scan import (
     ENGINE,
     ENGINES,
-    UTF8_PIECE,
     Engine,
     Gate,
     GateForm,
@@ -43,6 +42,7 @@ from .scan import (
     relaxed,
     trust_forms,
     usable,
+    utf8_chars,
 )
 
 __all__ = [
@@ -745,13 +745,12 @@ def _byte_offsets(text: str, data: bytes, positions: Sequence[int], anchors: Map
         if at >= 0 and known[at][0] > char:
             char, byte = known[at]
         while char < position:
-            # `position - char` bytes hold at most that many characters: never past the position. At most
-            # `UTF8_PIECE` of them at a time: a long stretch decoded at once is megabytes of fresh memory.
-            stop = byte + min(position - char, UTF8_PIECE)
+            # `position - char` bytes hold at most that many characters: never past the position (counted a
+            # piece at a time by `utf8_chars`: a long stretch decoded at once is megabytes of fresh memory).
+            stop = byte + position - char
             while stop < size and 0x80 <= data[stop] < 0xC0:
                 stop += 1
-            piece = data[byte:stop]
-            char += len(piece) if piece.isascii() else len(piece.decode('utf-8', 'surrogatepass'))
+            char += utf8_chars(data, byte, stop)
             byte = stop
         out.append(byte)
     return out
