@@ -1310,23 +1310,19 @@ def _largest_rows(view: TextView, shape: Shape) -> list[Pick]:
     assert shape.header is not None
     if view.total > LARGEST_SCAN_CHARS:
         return []
-    body = view.text[shape.header[1] + 1 :]
-    column = shape.numeric_column
-    best: list[tuple[float, int]] = []
-    offset = shape.header[1] + 1
-    for line in body.split('\n'):
-        fields = _fields(line, shape.delimiter)
-        if len(fields) > column:
-            value = _number(fields[column])
-            if value is not None:
-                best.append((value, offset))
-        offset += len(line) + 1
-    best.sort(key=lambda item: -item[0])
-    picks: list[Pick] = []
-    for rank, (_, start) in enumerate(best[:6]):
-        span = view.line_at(start)
-        picks.append(Pick(HEADER_PRIORITY - 2 - rank * 0.01, (span,), 'largest'))
-    return picks
+    rows, starts = _rows_from(view, shape.header[1] + 1)
+    values = _column_reader(shape.delimiter, shape.numeric_column)(rows)
+    return [
+        Pick(HEADER_PRIORITY - 2 - rank * 0.01, (view.line_at(start),), 'largest')
+        for rank, start in enumerate(_ranked(values, starts, 1, None, EXTREME_ROWS))
+    ]
+
+
+def _rows_from(view: TextView, floor: int) -> tuple[list[str], list[int]]:
+    """The lines from `floor` on, and where each starts."""
+    rows = view.text[floor:].split('\n')
+    # Where row i starts: the lengths before it, and a line break after each.
+    return rows, [start + index for index, start in enumerate(accumulate(map(len, rows), initial=floor))]
 
 
 EXTREME_ROWS = 6
@@ -1419,9 +1415,7 @@ def extreme_rows(
     floor = shape.header[1] + 1 if table and shape.header is not None else 0
     lines = [view.content(span) for span in sample if span[0] >= floor]
     if view.total <= LARGEST_SCAN_CHARS:
-        rows = view.text[floor:].split('\n')
-        # Where row i starts: the lengths before it, and a line break after each.
-        starts = [start + index for index, start in enumerate(accumulate(map(len, rows), initial=floor))]
+        rows, starts = _rows_from(view, floor)
         within = _subject_rows(rows, subjects)
     else:
         rows = lines
