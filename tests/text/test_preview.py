@@ -22,6 +22,11 @@ IN_LINE_CUT = re.compile(r' ?…\[([\d,]+) chars cut\]… ?')
 NOTE = re.compile(r'\[[\d,]+ diagnostics by code: .*\]')
 
 
+def data(*parts: str) -> str:
+    """A real capture committed under `tests/data/`."""
+    return Path(__file__).resolve().parents[1].joinpath('data', *parts).read_text(encoding='utf-8')
+
+
 def asked(text: str, prompt: str, budget: int = 1_000) -> Preview:
     """The preview of `text` for a request whose user prompt is `prompt`, checked to fit and add up."""
     preview = select_preview(text, budget, intent=Intent.gather(prompt=prompt))
@@ -663,7 +668,7 @@ def test_a_make_error_in_the_middle_of_a_build_log_is_shown() -> None:
 def test_a_name_in_a_long_list_of_names_counts_less_than_the_entry_it_names() -> None:
     # `apt-cache show python3-pandas python3-numpy ...` (real): pandas' `Depends:` lists numpy and a dozen more;
     # the request is about each package's own entry.
-    text = (Path(__file__).resolve().parents[1] / 'data' / 'key_value' / 'apt_cache_show.txt').read_text()
+    text = data('key_value', 'apt_cache_show.txt')
     intent = Intent.gather(prompt='Our minimums are pandas>=1.5 and numpy>=1.24: can both come from Debian packages?')
     best = find_matches(text, intent, weigh=_listing_weight).lines[0]
     assert not text[best.start : best.end].startswith('Depends:')
@@ -674,7 +679,7 @@ def test_a_name_in_a_long_list_of_names_counts_less_than_the_entry_it_names() ->
 def test_words_of_a_request_found_in_a_test_runs_source_rank_under_its_failures() -> None:
     # `pytest -vv -l` (real): the request's words (urlsplit, textwrap, ...) occur in the tests' source echoed in
     # each failure report; the summary's FAILED lines say what failed and what each call returned.
-    text = (Path(__file__).resolve().parents[1] / 'data' / 'test_runs' / 'pytest_vv_summary.txt').read_text()
+    text = data('test_runs', 'pytest_vv_summary.txt')
     prompt = 'I wrote tests pinning how json, urlsplit, textwrap and fractions behave. Which expectations are wrong?'
     intent = Intent.gather(prompt=prompt)
     assert all(term.kind is TermKind.word for term in intent.terms)
@@ -686,7 +691,7 @@ def test_words_of_a_request_found_in_a_test_runs_source_rank_under_its_failures(
 def test_a_skipped_tests_reason_naming_what_the_request_names_ranks_under_the_failures() -> None:
     # `python -m unittest -v test_shutil` after a one-line edit that swaps get_terminal_size's columns and lines:
     # two failures, 26 skips. The request mentions os.lchmod, which only skip reasons hold ("requires os.lchmod").
-    run = (Path(__file__).resolve().parents[1] / 'data' / 'test_runs' / 'unittest_shutil_skips.txt').read_text()
+    run = data('test_runs', 'unittest_shutil_skips.txt')
     prompt = (
         'I edited shutil.get_terminal_size; run test_shutil and tell me what fails. '
         'This box has no os.lchmod or os.chflags, by the way.'
@@ -701,7 +706,7 @@ def test_a_failure_blocks_echoed_source_ranks_under_what_failed() -> None:
     # `pytest -rA` of toolz after a one-line edit reversing the order merge_with combines its dicts: three
     # failures, each block echoing test source full of the name the request holds (merge_with). What failed, the
     # `E` lines, says more than the source; a matched source line brings its block's `E` line with it.
-    run = (Path(__file__).resolve().parents[1] / 'data' / 'test_runs' / 'pytest_rA_toolz_merge_with.txt').read_text()
+    run = data('test_runs', 'pytest_rA_toolz_merge_with.txt')
     prompt = (
         'I changed the order in which merge_with combines its dicts in dicttoolz. '
         'Run the toolz tests and tell me what fails and why.'
@@ -716,7 +721,7 @@ def test_a_failure_blocks_echoed_source_ranks_under_what_failed() -> None:
 def test_a_test_runs_traceback_frames_a_request_names_rank_under_the_failures_they_belong_to() -> None:
     # The request names the test file; every failure's traceback passes through it. The failures' reports (the
     # header and the assertion) say what failed; a frame in the test's own file says only where.
-    run = (Path(__file__).resolve().parents[1] / 'data' / 'test_runs' / 'unittest_shutil_skips.txt').read_text()
+    run = data('test_runs', 'unittest_shutil_skips.txt')
     prompt = 'Run test_shutil.py after my edit to get_terminal_size in shutil.py and tell me what fails.'
     preview = asked(run, prompt, budget=500)
     assert 'AssertionError: 20 != 10' in preview.text and 'AssertionError: 24 != 777' in preview.text
@@ -727,7 +732,7 @@ def test_a_builds_first_compiler_error_ranks_above_the_warnings_a_request_names(
     # zlib compiled file by file in its Makefile's order with strict conversion warnings, after a one-line edit
     # to inflate.c: 36 warnings, the one error in the middle. Asked about the conversions, the warnings the
     # request's words find still leave room for why the build failed.
-    build = (Path(__file__).resolve().parents[1] / 'data' / 'logs' / 'zlib_build_error.txt').read_text()
+    build = data('logs', 'zlib_build_error.txt')
     prompt = (
         'zlib stopped building after my last edit. Build it with the strict conversion, sign-conversion and shadow '
         "warnings and tell me what's broken and which conversions it warns about."
@@ -741,7 +746,7 @@ def test_a_builds_first_compiler_error_ranks_above_the_warnings_a_request_names(
 def test_the_commands_a_build_echoes_are_no_strong_matches_for_the_options_a_request_names() -> None:
     # Every command make echoes holds the options the request names (`-Wcast-qual`); the one line that says what
     # happened is make's error in the middle. Built from the zlib build's real command lines.
-    build = (Path(__file__).resolve().parents[1] / 'data' / 'logs' / 'zlib_build_error.txt').read_text()
+    build = data('logs', 'zlib_build_error.txt')
     lines = [line for line in build.split('\n') if ': error: ' not in line]  # its compiler error aside
     error = "make: *** No rule to make target 'inflate9.o', needed by 'libz.a'.  Stop."
     log = '\n'.join([*lines[:90], error, *lines[90:]])
@@ -752,7 +757,7 @@ def test_the_commands_a_build_echoes_are_no_strong_matches_for_the_options_a_req
 def test_a_request_naming_the_framework_does_not_pick_its_frames_over_the_exception() -> None:
     # The request names FastAPI, uvicorn and starlette, which every library frame of the traceback holds; what
     # failed is the exception and the frame in the app's own code.
-    log = (Path(__file__).resolve().parents[1] / 'data' / 'logs' / 'uvicorn_notes_500.txt').read_text()
+    log = data('logs', 'uvicorn_notes_500.txt')
     prompt = (
         'Our FastAPI notes service running under uvicorn with starlette returned a server error once. '
         'What failed, and where in our code?'

@@ -18,6 +18,7 @@ from observable_harness._text.preview import (
     SAMPLE_LINES,
     SAMPLE_WINDOWS,
     TAIL_LINES,
+    Preview,
     select_preview,
 )
 from observable_harness._text.shapes import (
@@ -38,6 +39,11 @@ from observable_harness._text.shapes import (
 from tests.standins import capture, line_with
 
 _DATA = Path(__file__).resolve().parents[1] / 'data'
+
+
+def _asked(text: str, prompt: str, budget: int = 1_000) -> Preview:
+    """The preview of `text` for a request whose user prompt is `prompt`."""
+    return select_preview(text, budget, intent=Intent.gather(prompt=prompt))
 
 
 def look(text: str) -> tuple[TextView, Shape, list[Span], list[Span], list[Span]]:
@@ -491,7 +497,7 @@ def test_a_listing_keeps_the_keys_above_it_that_name_what_it_lists_among_many_ma
         'I need to vendor hypothesis. Which version is installed, and where are its extras for django, numpy, '
         'pandas, dateutil, pytz, redis and its pytest plugin?'
     )
-    preview = select_preview(listing, 1_000, intent=Intent.gather(prompt=prompt))
+    preview = _asked(listing, prompt)
     assert preview.intent_lines >= 8
     lines = preview.text.split('\n')
     for key in ('Name: hypothesis', 'Version: 6.170.17', 'Location: /home/dev/venv/lib/python3.11/site-packages'):
@@ -530,7 +536,7 @@ def test_a_collect_only_run_is_a_test_run_and_keeps_its_collection_error() -> No
         'After my refactor of the recipes module the toolz test run stopped running entirely. '
         'Do the tests still get collected, what is the count, and what fails to import?'
     )
-    preview = select_preview(run, 600, intent=Intent.gather(prompt=prompt))
+    preview = _asked(run, prompt, 600)
     assert preview.shape == 'test_run'
     assert 'ERROR toolz/tests/test_recipes.py' in preview.text.split('\n')
     assert "E   ImportError: cannot import name 'sliding_windows'" in preview.text
@@ -545,7 +551,7 @@ def test_the_extremes_of_the_group_a_request_names_come_first() -> None:
     lowest = min(rows, key=lambda row: int(row.split()[1].rstrip('%')))
     assert lowest.split()[2] == 'toolz.itertoolz'  # 16%, where pytest's own modules go down to 1%
     prompt = 'Which toolz modules are least covered by the dicttoolz and recipes tests?'
-    preview = select_preview(table, 1_000, intent=Intent.gather(prompt=prompt))
+    preview = _asked(table, prompt)
     assert lowest in preview.text.split('\n')
 
 
@@ -566,7 +572,7 @@ def test_a_request_naming_a_measure_ranks_by_that_column_alone() -> None:
     rows = [line for line in table.split('\n') if '   toolz.' in line]
     least = sorted(rows, key=lambda row: int(row.split()[1].rstrip('%')))[:3]
     prompt = 'Which toolz modules are least covered by the dicttoolz and recipes tests?'
-    shown = select_preview(table, 1_000, intent=Intent.gather(prompt=prompt)).text.split('\n')
+    shown = _asked(table, prompt).text.split('\n')
     for row in least:
         assert row in shown, row
     assert not any(line.split()[:2] == ['2', '100%'] for line in shown)
