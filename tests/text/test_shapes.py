@@ -27,6 +27,7 @@ from observable_harness._text.shapes import (
     Span,
     TextView,
     _edge,
+    _lettered,
     _over,
     _share,
     census,
@@ -465,6 +466,16 @@ def test_a_share_decided_early_is_the_share_counted_whole(passes: list[bool], sh
 def test_a_texts_first_and_last_characters_are_read_from_its_ends(text: str) -> None:
     assert _edge(text, at_end=False) == text.lstrip()[:1]
     assert _edge(text, at_end=True) == text.rstrip()[-1:]
+
+
+@given(st.text(alphabet=' \t\x0b\x1caZ9_-.,%ÄßẞΣ٣²ⅷ\u00a0\u2003', max_size=40))
+def test_a_header_line_is_told_by_its_words_holding_letters_on_either_path(line: str) -> None:
+    # ASCII lines take a regex, the rest the character test: both must say what the character test says.
+    every_word_lettered = all(any(char.isalpha() for char in word) for word in line.split())
+    assert _lettered(line) == every_word_lettered
+    assert _lettered(line.encode('ascii', 'ignore').decode()) == all(
+        any(char.isalpha() for char in word) for word in line.encode('ascii', 'ignore').decode().split()
+    )
 
 
 def test_a_sphinx_build_is_counted_by_warning_type_and_keeps_its_preamble_warning_and_result() -> None:

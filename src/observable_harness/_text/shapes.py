@@ -483,7 +483,7 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
     # Whitespace-aligned: a header of words over rows with as many fields (ls -l, ps, lsof, pstats).
     for index, line in enumerate(head_lines[:12]):
         words = line.split()
-        if len(words) < 3 or not all(any(ch.isalpha() for ch in word) for word in words):
+        if len(words) < 3 or not _lettered(line):
             continue
         rows = [row for row in head_lines[index + 1 :] + sampled if row.strip()]
         if len(rows) < 3:
@@ -531,9 +531,19 @@ def _header_above_rows(lines: list[str], index: int) -> int:
         line = lines[position]
         if not line.strip() or _RULE.match(line):
             continue
-        words = line.split()
-        return position if all(any(ch.isalpha() for ch in word) for word in words) else index
+        return position if _lettered(line) else index
     return index
+
+
+_UNLETTERED_WORD = re.compile(r'(?<!\S)[^A-Za-z\s]+(?!\S)')
+"""In ASCII text, a word (a run of non-space characters) without a letter in it: `123`, `--`, `12.5%`."""
+
+
+def _lettered(line: str) -> bool:
+    """Whether every word of `line` holds a letter, as a header's column names do."""
+    if line.isascii():
+        return _UNLETTERED_WORD.search(line) is None
+    return all(any(char.isalpha() for char in word) for word in line.split())
 
 
 def _at_least(fields: int) -> Callable[[str], bool]:
