@@ -11,7 +11,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from observable_harness._text import intent as intent_module
-from observable_harness._text.intent import Intent, Term, TermKind, _Folded, _scan, find_matches
+from observable_harness._text.intent import Intent, Term, TermKind, _Folded, _scan, find_matches, whole_token
 from observable_harness._text.preview import select_preview
 from tests.standins import capture
 
@@ -268,6 +268,15 @@ def test_a_formats_name_is_a_term_when_it_names_a_package() -> None:
     # "as JSON" is the form of the output; "the json package" is a thing the output may list.
     assert 'json' not in {term.key for term in Intent.gather(prompt='Show the settings as JSON.').terms}
     assert 'json' in {term.key for term in Intent.gather(prompt='Where did apt install the json package?').terms}
+
+
+def test_a_flag_inside_a_longer_flag_is_not_the_flag_whole() -> None:
+    # `--exclude` begins `--exclude-backups`, a flag of its own; `--exclude=PATTERN` is the flag itself.
+    text = '--exclude-backups\n--exclude=PATTERN\nuse --exclude, not -x\nno-exclude-here\nsub--exclude'
+    at = [text.index(line) + line.index('--exclude') if '--exclude' in line else -1 for line in text.splitlines()]
+    assert [whole_token(text, place, len('--exclude')) for place in at if place >= 0] == [False, True, True, False]
+    # A hyphen alone is a boundary for a name without one: `error` in `error-prone` is still the word.
+    assert whole_token('an error-prone step', 3, len('error'))
 
 
 def test_a_word_is_searched_by_its_stem_and_preferred_as_written() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path
@@ -23,8 +24,9 @@ NOTE = re.compile(r'\[[\d,]+ diagnostics by code: .*\]')
 
 
 def data(*parts: str) -> str:
-    """A real capture committed under `tests/data/`."""
-    return Path(__file__).resolve().parents[1].joinpath('data', *parts).read_text(encoding='utf-8')
+    """A real capture committed under `tests/data/` (gzipped where it ends in `.gz`)."""
+    path = Path(__file__).resolve().parents[1].joinpath('data', *parts)
+    return gzip.decompress(path.read_bytes()).decode() if path.suffix == '.gz' else path.read_text(encoding='utf-8')
 
 
 def asked(text: str, prompt: str, budget: int = 1_000) -> Preview:
@@ -218,6 +220,17 @@ def test_a_name_is_shown_where_it_is_defined_not_where_it_is_used() -> None:
     text = '\n'.join(lines)
     preview = asked(text, 'Who added set_env, and when?')
     assert 'c56e836d22 (Andrew Grigorev 2025-04-12' in preview.text
+
+
+def test_an_option_a_manual_documents_is_shown_with_the_paragraph_under_it() -> None:
+    # `man tar | col -bx`: `--exclude` begins fourteen other options' names (`--exclude-backups`, ...); the one the
+    # request names is where it is documented whole, and what it does is the paragraph indented under it.
+    manual = data('text', 'man_tar.txt.gz')
+    preview = asked(manual, 'I want tar to leave out files matching a pattern. What does --exclude do exactly?')
+    shown = preview.text.splitlines()
+    at = shown.index('       --exclude=PATTERN')
+    assert shown[at + 1] == '              Exclude  files  matching  PATTERN, a glob(3)-style wildcard pat‐'
+    assert shown[at + 2] == '              tern.'
 
 
 def test_a_label_among_every_jump_into_it_is_found_and_brings_its_first_instructions() -> None:

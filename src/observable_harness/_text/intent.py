@@ -1471,9 +1471,19 @@ def _line_end(text: str, start: int) -> int:
 
 
 def whole_token(text: str, position: int, size: int) -> bool:
+    """Whether the hit is a token of its own: no word character touches it, nor, for a hyphenated name (a flag,
+    a package), a hyphen that goes on into another word (`--exclude` in `--exclude-backups`)."""
     before = text[position - 1] if position > 0 else ' '
-    after = text[position + size] if position + size < len(text) else ' '
-    return not _BOUNDARY.match(before) and not _BOUNDARY.match(after)
+    end = position + size
+    after = text[end] if end < len(text) else ' '
+    if _BOUNDARY.match(before) or _BOUNDARY.match(after):
+        return False
+    if (after == '-' or before == '-') and '-' in text[position:end]:
+        if after == '-' and _BOUNDARY.match(text[end + 1 : end + 2] or ' '):
+            return False
+        if before == '-' and position > 1 and _BOUNDARY.match(text[position - 2]):
+            return False
+    return True
 
 
 DEFINED = 1.6
@@ -1530,19 +1540,29 @@ DEFINITION_LINES = 4
 
 def _defined_at(text: str, start: int, end: int, position: int, size: int) -> bool:
     """Whether the hit at `position` (in the line `[start, end)`) is where a name is defined: after a defining
-    keyword, as a disassembler's label (`<name>:`), or opening a line with `(` and followed by lines indented
-    deeper (a signature over its documentation: pydoc, `help()`, a man page)."""
+    keyword, as a disassembler's label (`<name>:`), or opening a line over lines indented deeper, with `(` after
+    it (a signature over its documentation: pydoc, `help()`) or an option whole (one a manual or `--help`
+    documents: `--retry <num>`, `-X, --exclude-from=FILE`; a path over its findings is a heading, not this)."""
     if _DEFINING.search(text, max(start, position - 24), position):
         return True
     after = position + size
     if text.startswith('>:', after):
         return True
-    if not text.startswith('(', after) or text[start:position].strip(' \t'):
+    lead = text[start:position]
+    if text.startswith('(', after):
+        if lead.strip(' \t'):
+            return False
+    elif not (text.startswith('-', position) and _OPTION_LEAD.fullmatch(lead) and whole_token(text, position, size)):
         return False
     following = text.find('\n', end + 1)
     body = text[end + 1 : following if following != -1 else len(text)]
-    indent = position - start
+    indent = len(lead) - len(lead.lstrip(' \t'))
     return bool(body.strip()) and len(body) - len(body.lstrip(' \t')) > indent
+
+
+_OPTION_LEAD = re.compile(r'[ \t]*(?:-\w(?: \S+)?, )?')
+"""What may stand before an option where a manual or `--help` documents it: indentation, and its short form
+(`-X, --exclude-from=FILE`)."""
 
 
 _KEY_DELIMITERS = re.compile(r'[=:,|\t]| {2,}')

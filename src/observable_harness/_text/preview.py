@@ -99,6 +99,9 @@ GAP_FILL_CHARS = 160
 """...if they are short: together no longer than this (a date or two, not a paragraph)."""
 DEFINITION_BODY = 2
 """Lines after a matched definition that opens a block (a function's label, `def name(...):`) shown with it."""
+DEFINITION_PARAGRAPH = 6
+"""Lines of the paragraph indented under a matched definition a manual documents (an option, a signature) shown
+with it, up to the paragraph's end."""
 CRASH_PRIORITY = 905.0
 SUMMARY_SECTION_PRIORITY = 910.0
 """A log's own summary section (`PIL SETUP SUMMARY`, `LEAK SUMMARY:`): over what the request selects."""
@@ -297,9 +300,10 @@ def select_preview(
                             group += [_Line(s, plain_limit, role='context') for s in between]
                     strong_spans.append(span)
                 group.append(_Line(span, limit, match.focus, 'intent'))
-                if match.defines and view.content(span).rstrip().endswith((':', '{')):
-                    # A definition that opens a block (`<name>:`, `def name(...):`) brings its first lines.
-                    group += [_Line(s, plain_limit, role='context') for s in view.forward(span, DEFINITION_BODY)]
+                if match.defines:
+                    # A definition that opens a block (`<name>:`, `def name(...):`) brings its first lines; one a
+                    # manual documents (an option, a signature) the paragraph indented under it: what it does.
+                    group += [_Line(s, plain_limit, role='context') for s in _definition_body(view, span)]
                 picks.append((base - rank * 0.1, group, 'intent'))
             # Should the whole group not fit, the line alone may.
             picks.append((base - rank * 0.1 - 0.05, [_Line(span, limit, match.focus, 'intent')], 'intent'))
@@ -597,6 +601,21 @@ def _class_picks(
         elif classes.get(span) in noise:
             out.append((9.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
     return out
+
+
+def _definition_body(view: TextView, span: Span) -> list[Span]:
+    """The lines a matched definition brings: a block's first lines, or the paragraph indented under it."""
+    content = view.content(span)
+    if content.rstrip().endswith((':', '{')):
+        return list(view.forward(span, DEFINITION_BODY))
+    indent = len(content) - len(content.lstrip(' \t'))
+    body: list[Span] = []
+    for following in view.forward(span, DEFINITION_PARAGRAPH):
+        line = view.content(following)
+        if not line.strip() or len(line) - len(line.lstrip(' \t')) <= indent:
+            break
+        body.append(following)
+    return body
 
 
 PREAMBLE_LINES = 12
