@@ -233,6 +233,30 @@ def test_an_option_a_manual_documents_is_shown_with_the_paragraph_under_it() -> 
     assert shown[at + 2] == '              tern.'
 
 
+def test_a_short_record_the_request_names_is_shown_whole_with_room_where_it_names_something() -> None:
+    # An apt history log (synthetic, in apt's format): a record of five `Key: value` lines per run. Asked when
+    # redis came in and whether that run touched openssl, the answer is the whole record: its dates, its
+    # command, and the upgrade line that names libssl among other packages.
+    packages = ', '.join(f'lib{name}:amd64 (1.{n}-1, 1.{n}-2)' for n, name in enumerate(('zstd', 'lz4', 'xxhash')))
+    records = []
+    for day in range(1, 29):
+        records.append(
+            f'Start-Date: 2026-03-{day:02d}  09:00:00\nCommandline: apt-get install -y tool{day}\n'
+            f'Install: tool{day}:amd64 (2.{day}-1), {packages}\nEnd-Date: 2026-03-{day:02d}  09:00:09'
+        )
+    records[17] = (
+        'Start-Date: 2026-03-18  16:27:19\nCommandline: apt-get install -y --no-install-recommends redis-server\n'
+        'Install: redis-tools:amd64 (5:7.0.15-1, automatic), redis-server:amd64 (5:7.0.15-1)\n'
+        f'Upgrade: {packages}, libssl3:amd64 (3.0.15-1, 3.0.17-1), openssl:amd64 (3.0.15-1, 3.0.17-1)\n'
+        'End-Date: 2026-03-18  16:27:31'
+    )
+    text = '\n\n'.join(records) + '\n'
+    preview = asked(text, 'When did redis-server get installed here, and did that apt run touch openssl or libssl?')
+    for line in ('Start-Date: 2026-03-18  16:27:19', 'End-Date: 2026-03-18  16:27:31'):
+        assert line in preview.text, 'the rest of the record'
+    assert 'libssl3:amd64 (3.0.15-1, 3.0.17-1)' in preview.text, 'cut around what the request names, with room'
+
+
 def test_a_label_among_every_jump_into_it_is_found_and_brings_its_first_instructions() -> None:
     # A disassembly: the function's label once, a jump into it on hundreds of lines, too many to list.
     lines = ['Disassembly of section .text:', '']

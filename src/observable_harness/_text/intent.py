@@ -27,6 +27,7 @@ import itertools
 import json
 import math
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -1066,12 +1067,21 @@ class Matches:
     exact: dict[int, str] = field(default_factory=dict[int, str])
     """Per term index, the term as the text spells it at its first hit (for a case-sensitive `pattern=`)."""
     hit_lines: tuple[tuple[int, ...], ...] = ()
-    """Per scanned term, the starts of the lines holding it (up to `MAX_LINES_PER_TERM`)."""
+    """Per scanned term, the starts of the lines holding it, in order (up to `MAX_LINES_PER_TERM`)."""
     hit_positions: tuple[tuple[int, ...], ...] = ()
     """Per scanned term, where it first occurs on each of those lines."""
 
     def __bool__(self) -> bool:
         return bool(self.lines)
+
+    def hit_on(self, line_start: int) -> int:
+        """Where the line starting at `line_start` holds a term (the rarest one it holds), or -1."""
+        found, fewest = -1, 0
+        for lines, positions, count in zip(self.hit_lines, self.hit_positions, self.line_counts, strict=True):
+            index = bisect_left(lines, line_start)
+            if index < len(lines) and lines[index] == line_start and (found == -1 or count < fewest):
+                found, fewest = positions[index], count
+        return found
 
 
 def _scan_lowering(

@@ -290,7 +290,13 @@ def select_preview(
             wide = rank < WIDE_MATCHES and shape.kind not in QUIET_SHAPES
             limit = match_limit * 2 if wide else match_limit
             if rank < CONTEXT_GROUPS:
-                group = [_Line(s, plain_limit, role='context') for s in context(view, shape, span)]
+                # A line shown as another match's context that holds a term itself is cut around it, and in the
+                # record a strong match belongs to it has room for what the term names there.
+                group = [
+                    _Line(s, plain_limit if hit < 0 else match_limit * (2 if strong else 1), hit, role='context')
+                    for s in context(view, shape, span, whole=strong)
+                    for hit in (matches.hit_on(s[0]),)
+                ]
                 if strong:
                     # A few lines between this match and a better one (a certificate's dates between its issuer
                     # and subject) read as one passage: shown whole rather than as two lines and a marker.

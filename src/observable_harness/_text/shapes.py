@@ -664,8 +664,9 @@ def path_line(line: str) -> bool:
     return ' ' not in line.strip() and ('/' in line or '\\' in line)
 
 
-def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
-    """Lines to show with `span` so that it can be read: the table's header, the commit, the directory."""
+def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> list[Span]:
+    """Lines to show with `span` so that it can be read: the table's header, the commit, the directory; with
+    `whole`, the rest of a short record it belongs to (a line the request plainly asks about)."""
     kind = shape.kind
     if kind in (ShapeKind.log, ShapeKind.diagnostics, ShapeKind.syscalls) and _COMPILER_PLACE.match(view.content(span)):
         # A compiler's diagnostic prints the source line it is about under it, in a numbered gutter.
@@ -689,7 +690,7 @@ def context(view: TextView, shape: Shape, span: Span) -> list[Span]:
             return _tree_ancestors(view, span)
         return []
     if kind is ShapeKind.key_value:
-        return _section_of(view, span)
+        return _section_of(view, span, whole=whole)
     if kind is ShapeKind.json:
         return _json_siblings(view, span)
     if kind is ShapeKind.test_run:
@@ -977,13 +978,13 @@ def _tree_ancestors(view: TextView, span: Span) -> list[Span]:
     return out
 
 
-def _section_of(view: TextView, span: Span) -> list[Span]:
+def _section_of(view: TextView, span: Span, *, whole: bool = True) -> list[Span]:
     """For an indented key: the unindented `Section:` or `[section]` line above it. For a key in a stanza of
     `Key: value` lines between blank lines (`apt-cache show`, `dpkg -s`, `pip show`): the stanza's first line,
     which names it, or for that first line the keys after it (the version, the source)."""
     content = view.content(span)
     if not content[:1].isspace() and not content.startswith('['):
-        return _stanza_of(view, span)
+        return _stanza_of(view, span, whole=whole)
     last = view.last_unindented(span[0], 256 * 1024)
     if last == -1:
         return []
@@ -1000,11 +1001,14 @@ STANZA_FIELDS = 12
 """Lines after a stanza's first line looked at for its version."""
 
 
-def _stanza_of(view: TextView, span: Span) -> list[Span]:
+def _stanza_of(view: TextView, span: Span, *, whole: bool = True) -> list[Span]:
     if not view.has_blocks:
         return []  # no blank lines between blocks: one long list of keys (`sysctl -a`), no stanzas
     previous = view.previous_line(span)
     if previous is None or not view.content(previous).strip():
+        rest = _short_stanza_rest(view, span, 0) if whole else None
+        if rest is not None:
+            return rest
         # The stanza's first line: the keys that follow it say which one it is (its version first, wherever
         # it sits among the first fields; then the next key).
         fields: list[Span] = []
@@ -1023,7 +1027,28 @@ def _stanza_of(view: TextView, span: Span) -> list[Span]:
     if blank is None and len(above) == STANZA_LINES:
         return []  # no blank line near: not a stanza (the text's first stanza starts at its first line)
     stanza = above if blank is None else above[:blank]
+    below = _short_stanza_rest(view, span, len(stanza)) if whole else None
+    if below is not None:
+        # A short record (an apt history entry: when, the command, what it installed and upgraded) is read whole.
+        return [*stanza[::-1], *below]
     return stanza[-1:]
+
+
+SHORT_STANZA = 6
+"""Lines of a `Key: value` stanza shown whole with a line of it the request names."""
+
+
+def _short_stanza_rest(view: TextView, span: Span, above: int) -> list[Span] | None:
+    """The lines of the stanza after `span`, when the whole stanza (with `above` lines over `span`) is short."""
+    if above >= SHORT_STANZA:
+        return None
+    rest: list[Span] = []
+    for following in view.forward(span, SHORT_STANZA - above - 1):
+        if not view.content(following).strip():
+            return rest
+        rest.append(following)
+    following = view.next_line(rest[-1] if rest else span)
+    return rest if following is None or not view.content(following).strip() else None
 
 
 def _json_siblings(view: TextView, span: Span) -> list[Span]:
