@@ -478,6 +478,27 @@ def test_a_header_line_is_told_by_its_words_holding_letters_on_either_path(line:
     )
 
 
+def test_findings_marked_under_their_source_are_counted_and_the_rare_warnings_shown_with_their_place() -> None:
+    # `shellcheck` of four of /usr/bin's shell scripts: each finding is three lines (its place, the source line, a
+    # caret under it with the code and severity). 208 findings, most of them style and info nits in every script.
+    report = gzip.decompress((_DATA / 'diagnostics' / 'shellcheck_gettextize.txt.gz').read_bytes()).decode()
+    for preview in (
+        select_preview(report, 1_000),
+        # Naming the files the command checked (the places of all the findings) does not pick their first findings.
+        _asked(report, 'shellcheck /usr/bin/gettextize /usr/bin/gzexe /usr/bin/bzexe /usr/bin/lesspipe: any bugs?'),
+    ):
+        assert preview.shape == 'diagnostics'
+        assert preview.text.startswith('[208 diagnostics by code: SC2006 85, SC2086 48, SC2317 26,')
+        shown = preview.text.splitlines()
+        marks = [line for line in shown if line.lstrip().startswith('^')]
+        assert len(marks) >= 3 and all('(warning)' in line for line in marks), 'warnings before info and style'
+        at = next(index for index, line in enumerate(shown) if 'SC2041 (warning): This is a literal string.' in line)
+        assert shown[at - 2 : at] == ['In /usr/bin/gettextize line 78:', "        for exec_ext in ''; do"]
+    # One file of the four, named alone, is what the request is about: its findings are the answer.
+    one = _asked(report, 'What does shellcheck find in /usr/bin/bzexe?')
+    assert sum(line.startswith('In /usr/bin/bzexe line ') for line in one.text.splitlines()) >= 3
+
+
 def test_a_sphinx_build_is_counted_by_warning_type_and_keeps_its_preamble_warning_and_result() -> None:
     # `sphinx-build -n` of requests' docs, offline: 187 warnings, most of them unresolved references.
     build = (_DATA / 'diagnostics' / 'sphinx_nitpicky_requests.txt').read_text(encoding='utf-8')

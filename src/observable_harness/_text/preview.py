@@ -47,6 +47,7 @@ from .scan import literal_places, literal_places_utf8, literal_presence
 from .shapes import (
     HEADER_PRIORITY,
     PYTHON_FRAME,
+    Census,
     Shape,
     ShapeKind,
     Span,
@@ -241,6 +242,7 @@ def select_preview(
     if nonblank:
         picks.append((1000.0, [_Line(nonblank[-1], final_limit, role='final')], 'final'))
 
+    counted = census(view, [*head, *sample, *tail]) if shape.kind is ShapeKind.diagnostics else None
     matches = Matches()
     if intent:
         matches = find_matches(
@@ -263,11 +265,14 @@ def select_preview(
         )
         strong_spans: list[Span] = []
         reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics)
+        # Paths a request names that are the places of (nearly) every finding are the files the command checked:
+        # they say what the report is about, not which finding to look at.
+        scope = _REPORT_SCOPE if _names_every_place(matches, counted) else _WORDS
         for rank, match in enumerate(matches.lines[:INTENT_GROUPS]):
             span = (match.start, match.end)
             # A weak match (a common term alone, a progress line) ranks under what the shape needs.
             strong = match.score >= STRONG_SHARE * top or (rank < STRONG_MATCHES and match.score >= FLOOR_SHARE * top)
-            if strong and reported and all(matches.terms[index].kind is TermKind.word for index in match.terms):
+            if strong and reported and all(matches.terms[index].kind in scope for index in match.terms):
                 # Words of a request found in a run's report (a test's source, a diagnostic's message) say less
                 # than the report's own account of what failed: only a name, path or number outranks that.
                 strong = False
@@ -314,7 +319,6 @@ def select_preview(
             # Should the whole group not fit, the line alone may.
             picks.append((base - rank * 0.1 - 0.05, [_Line(span, limit, match.focus, 'intent')], 'intent'))
 
-    counted = census(view, [*head, *sample, *tail]) if shape.kind is ShapeKind.diagnostics else None
     picks.extend(
         (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
         for pick in digest(view, shape, head, tail, sample, counted)
@@ -394,6 +398,27 @@ QUIET_SUMMARY_LINES = 4
 """Last lines of a table, listing or findings list checked for a summary of the whole."""
 SUMMARY_PRIORITY = 950.0
 """Between the final line (1000) and lines intent selects (900): the last two summary lines at the end."""
+
+
+def _names_every_place(matches: Matches, counted: Census | None) -> bool:
+    """Whether the request's paths are on as many lines as the report has findings (most of them at least)."""
+    if counted is None:
+        return False
+    paths = sum(
+        count for term, count in zip(matches.terms, matches.line_counts, strict=True) if term.kind is TermKind.path
+    )
+    return paths >= PLACES_NAMED * counted.total
+
+
+PLACES_NAMED = 0.8
+"""The share of a report's findings whose places a request's paths must name for them to be the checked files."""
+_WORDS = frozenset((TermKind.word,))
+_REPORT_SCOPE = frozenset((TermKind.word, TermKind.path))
+"""Terms that say less about a checker's findings than its own account of them: words, and the paths of the
+files checked when those are the places of nearly every finding (`_names_every_place`): matching them finds each
+file's first finding, not a bug."""
+
+
 QUIET_SHAPES = frozenset(
     (
         ShapeKind.table,
@@ -416,8 +441,9 @@ FIRST_COMPILER_ERROR_PRIORITY = 901.0
 _COMPILER_ERROR = re.compile(r'\S+:\d+(?::\d+)?: (?:fatal )?error: ')
 PREAMBLE_ALERT_PRIORITY = 340.0
 """A checker's first warning or error before its findings: just above the first finding of each code (330)."""
-_FINDING = re.compile(r'\S+:\d+(?::\d+)?:? ')
-"""A checker's finding: its place first (`src/app.py:12:5: E501 ...`, `docs/api.md:14: WARNING: ...`)."""
+_FINDING = re.compile(r'\S+:\d+(?::\d+)?:? |In \S.* line \d+:$')
+"""A checker's finding: its place first (`src/app.py:12:5: E501 ...`, `docs/api.md:14: WARNING: ...`), or over it
+(shellcheck's `In /usr/bin/ucf line 593:`)."""
 
 
 _PROBE_FAILURES = ('(No such file or directory)', '(Resource temporarily unavailable)')

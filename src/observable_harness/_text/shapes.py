@@ -390,6 +390,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.diagnostics, 'lines')
     if '-->' in joined and _snippets(nonblank):
         return Shape(ShapeKind.diagnostics, 'snippets')
+    if '^' in joined and _carets(nonblank):
+        return Shape(ShapeKind.diagnostics, 'carets')
     # A log whose lines open with their level, padded to one width (uvicorn's `INFO:     127.0.0.1 - "GET ..."`),
     # is neither a table of two aligned columns nor a dump of `INFO:` keys.
     if _over(nonblank, lambda line: bool(_LOG_LEVEL.match(line)), 0.5):
@@ -415,6 +417,36 @@ def _snippets(lines: list[str]) -> bool:
     arrow to the place, and numbered source lines under a gutter (ruff, rustc, cargo)."""
     arrows = sum(1 for line in lines if _ARROW.match(line))
     return arrows >= ARROWS and _over(lines, lambda line: bool(_ARROW.match(line) or _SNIPPET.match(line)), 0.7)
+
+
+_CARET = re.compile(r'\s*\^-*\^? [A-Z]{1,4}\d{2,5} \((?:error|warning|info|style|note)\): ')
+"""A finding under the source it marks (shellcheck): `    ^-- SC2086 (info): Double quote to prevent globbing`."""
+_CARET_PLACE = re.compile(r'In (\S.*) line \d+:$')
+"""The place above such findings and their source line: `In /usr/bin/ucf line 593:`."""
+CARET_REACH = 8
+"""Lines above a marked finding looked at for its place (findings on one source line stack their carets)."""
+
+
+def _carets(lines: list[str]) -> bool:
+    """Whether the lines are findings marked under the source they are about, each block under its place (a
+    shellcheck report): places and caret lines make a good share of them, and both occur."""
+    places = sum(1 for line in lines if _CARET_PLACE.match(line))
+    marks = sum(1 for line in lines if _CARET.match(line))
+    return places >= 2 and marks >= 2 and places + marks > 0.25 * len(lines)
+
+
+def _caret_place(view: TextView, span: Span) -> list[Span]:
+    """For a marked finding, its place and the source line under it; for a place, that source line and the mark."""
+    if _CARET_PLACE.match(view.content(span)):
+        below = list(view.forward(span, 2))
+        return below if len(below) == 2 and _CARET.match(view.content(below[1])) else below[:1]
+    for above in view.backward(span, CARET_REACH):
+        if _CARET_PLACE.match(view.content(above)):
+            source = view.next_line(above)
+            return [above] if source is None or source == span else [above, source]
+        if not view.content(above).strip():
+            return []
+    return []
 
 
 JSON_PREAMBLE = 12
@@ -697,6 +729,8 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
         return _failure_block(view, span)
     if kind is ShapeKind.diagnostics and shape.variant == 'snippets':
         return _arrow_pair(view, span)
+    if kind is ShapeKind.diagnostics and shape.variant == 'carets':
+        return _caret_place(view, span)
     if kind is ShapeKind.log:
         return _traceback_of(view, span) or [
             *_source_marker(view, span),
@@ -1788,6 +1822,9 @@ _CODE_STYLES = (
     _CodeStyle(re.compile(r'^(?:error|warning)\[([A-Z]\d{4})\]', re.MULTILINE), '[{code}]'),  # rustc, cargo
     _CodeStyle(re.compile(r'^([A-Z]{1,4}\d{2,5}) (?=\S)', re.MULTILINE), '\n{code} '),  # ruff's full format
     _CodeStyle(re.compile(r'(?<=\S) \[([a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*)\]$', re.MULTILINE), ' [{code}]'),  # sphinx
+    _CodeStyle(
+        re.compile(r'[\^-] ([A-Z]{1,4}\d{2,5}) \((?:error|warning|info|style|note)\): '), ' {code} ('
+    ),  # shellcheck
 )
 CENSUS_CHARS = 256 * 1024
 """Diagnostics up to this size are counted by code in full (one regex pass, ~1 ms per 100 KB); larger ones by the
@@ -1854,6 +1891,21 @@ def _first(text: str, token: str) -> int:
     return found + 1 if found != -1 else -1
 
 
+_SEVERITY = re.compile(r'\b(?:(error|fatal)|(warning)|(info|note|style))\)?: ', re.IGNORECASE)
+"""The severity a diagnostic states before its message: `error: `, `WARNING: `, shellcheck's `(info): `."""
+
+
+def _severity(text: str, position: int) -> int:
+    """How grave the diagnostic at `position` says it is: 0 for an error, 2 for a note or a style nit, 1 for a
+    warning or a line that does not say."""
+    line_start = text.rfind('\n', 0, position) + 1
+    line_end = text.find('\n', position)
+    found = _SEVERITY.search(text, line_start, line_end if line_end != -1 else len(text))
+    if found is None:
+        return 1
+    return 0 if found.group(1) else 1 if found.group(2) else 2
+
+
 _FAMILY = re.compile(r'([A-Z]+)\d+$')
 """A code of letters and a number belongs to the family its letters name: `D205` to `D`, `SIM105` to `SIM`."""
 
@@ -1883,16 +1935,20 @@ def _diagnostic_digest(view: TextView, shape: Shape, sample: list[Span], counted
     family: dict[str, int] = {}
     for code, seen in count.items():
         family[_family(code)] = family.get(_family(code), 0) + seen
-    # Rarest first, then rarest family; among codes as rare, the one seen first.
+    # Errors and warnings before notes and style (where the tool says which); then rarest first, then rarest
+    # family; among codes as rare, the one seen first.
     ordered = sorted(
         (code for code in count if firsts[code] != -1),
-        key=lambda code: (count[code], family[_family(code)], firsts[code]),
+        key=lambda code: (_severity(text, firsts[code]), count[code], family[_family(code)], firsts[code]),
     )
-    snippets = shape.variant == 'snippets'
     picks: list[Pick] = []
     for rank, code in enumerate(ordered[:FIRST_OF_CODE]):
         line = view.line_at(firsts[code])
-        # Shown with its source, a diagnostic's place is on the arrow line under it.
-        spans = (line, *_arrow_pair(view, line)) if snippets else (line,)
+        if shape.variant == 'snippets':
+            spans: tuple[Span, ...] = (line, *_arrow_pair(view, line))  # its place is on the arrow line under it
+        elif shape.variant == 'carets':
+            spans = (*_caret_place(view, line), line)  # its place and source are above it
+        else:
+            spans = (line,)
         picks.append(Pick(330 - rank * 0.01, spans, 'first of code'))
     return picks
