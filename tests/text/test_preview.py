@@ -159,6 +159,19 @@ def test_a_crash_in_the_middle_shows_its_signal_and_innermost_frames() -> None:
         assert '#0  __strlen_avx2 ()' in preview.text and 'src/reader/header.c:212' in preview.text
 
 
+def test_each_kind_of_fault_a_sanitizer_reports_is_shown_with_its_stack() -> None:
+    # AddressSanitizer in recover mode on a small ring buffer (real run): a heap overflow in ring_sum, then a
+    # use-after-free in main. The second fault is what the program goes on to do wrong, and where.
+    text = data('logs', 'asan_ring.txt')
+    for intent in (None, Intent.gather(text='I will run it under ASan.', prompt='Why does ring crash?')):
+        preview = select_preview(text, 1_000, intent=intent)
+        assert_adds_up(preview, text, 1_000)
+        shown = preview.text.splitlines()
+        assert 'in ring_sum /src/ring/ring.c:17' in preview.text
+        at = next(index for index, line in enumerate(shown) if 'ERROR: AddressSanitizer: heap-use-after-free' in line)
+        assert any(line.endswith('in main /src/ring/ring.c:29') for line in shown[at + 1 : at + 4])
+
+
 def test_a_spills_utf8_is_searched_for_markers_in_place_of_the_text() -> None:
     # A spill hands its UTF-8 to the preview: an ASCII text's markers are found in it, at the same places.
     lines = [f'12:00:{n % 60:02d} INFO request {n} served in {n % 13} ms' for n in range(3_000)]

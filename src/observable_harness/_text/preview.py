@@ -574,6 +574,8 @@ def _class_picks(
         if shape.kind is ShapeKind.log and _COMPILER_ERROR.match(view.content(errors[0])):
             # A build's first compiler error is why it failed, whatever else the request names.
             out.append((FIRST_COMPILER_ERROR_PRIORITY, [first], 'first error'))
+        if frames:
+            out.extend(_other_crashes(view, errors, limit))
     tracebacks = sorted(span for span in classes if view.content(span).startswith('Traceback (most recent call last)'))
     out.extend(
         (pick.priority, [_Line(s, limit, role='traceback') for s in pick.spans], pick.role)
@@ -648,6 +650,31 @@ def _definition_body(view: TextView, span: Span) -> list[Span]:
             break
         body.append(following)
     return body
+
+
+OTHER_CRASHES = 3
+"""Crashes of other kinds after the first (a sanitizer's use-after-free after its overflow) shown with their stacks."""
+_ADDRESSES = re.compile(r'0x[0-9a-fA-F]+|\d+')
+
+
+def _other_crashes(view: TextView, errors: list[Span], limit: int) -> list[tuple[float, list[_Line], str]]:
+    """The later crash lines with a stack under them whose kind the crashes before have not shown: a sanitizer
+    (or a program that goes on after its first fault) reports each fault with its own stack. A kind is the line
+    without its numbers and addresses."""
+    picks: list[tuple[float, list[_Line], str]] = []
+    kinds = {_ADDRESSES.sub('', view.content(errors[0]))}
+    for span in errors[1:]:
+        if len(picks) == OTHER_CRASHES:
+            break
+        kind = _ADDRESSES.sub('', view.content(span))
+        if kind in kinds:
+            continue
+        frames = crash_frames(view, span)
+        if frames:
+            kinds.add(kind)
+            lines = [_Line(span, limit, role='error'), *(_Line(frame, limit, role='traceback') for frame in frames)]
+            picks.append((CRASH_PRIORITY - 0.01 * (len(picks) + 1), lines, 'error'))
+    return picks
 
 
 PREAMBLE_LINES = 12
