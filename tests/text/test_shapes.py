@@ -499,6 +499,20 @@ def test_findings_marked_under_their_source_are_counted_and_the_rare_warnings_sh
     assert sum(line.startswith('In /usr/bin/bzexe line ') for line in one.text.splitlines()) >= 3
 
 
+def test_what_a_diff_tool_says_of_each_file_outranks_the_patch_lines_a_requests_words_are_in() -> None:
+    # `isort --check-only --diff` of pluggy (real): a verdict line before each file's patch, 20 files. The request's
+    # words (`pluggy`, `config`) are all over the patches' import lines; the verdicts say which files, and how many.
+    report = (_DATA / 'diffs' / 'isort_check_diff_pluggy.txt').read_text(encoding='utf-8')
+    verdicts = [line for line in report.splitlines() if line.startswith('ERROR: ')]
+    for preview in (
+        select_preview(report, 1_000),
+        _asked(report, 'We want isort in CI for pluggy. Dry-run it: what would it change, do we need config first?'),
+    ):
+        assert preview.shape == 'diff'
+        for verdict in (*verdicts[:3], verdicts[-1]):
+            assert verdict in preview.text.splitlines()
+
+
 def test_a_sphinx_build_is_counted_by_warning_type_and_keeps_its_preamble_warning_and_result() -> None:
     # `sphinx-build -n` of requests' docs, offline: 187 warnings, most of them unresolved references.
     build = (_DATA / 'diagnostics' / 'sphinx_nitpicky_requests.txt').read_text(encoding='utf-8')

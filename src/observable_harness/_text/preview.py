@@ -264,7 +264,7 @@ def select_preview(
             default=0.0,
         )
         strong_spans: list[Span] = []
-        reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics)
+        reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics, ShapeKind.diff)
         # Paths a request names that are the places of (nearly) every finding are the files the command checked:
         # they say what the report is about, not which finding to look at.
         scope = _REPORT_SCOPE if _names_every_place(matches, counted) else _WORDS
@@ -273,8 +273,8 @@ def select_preview(
             # A weak match (a common term alone, a progress line) ranks under what the shape needs.
             strong = match.score >= STRONG_SHARE * top or (rank < STRONG_MATCHES and match.score >= FLOOR_SHARE * top)
             if strong and reported and all(matches.terms[index].kind in scope for index in match.terms):
-                # Words of a request found in a run's report (a test's source, a diagnostic's message) say less
-                # than the report's own account of what failed: only a name, path or number outranks that.
+                # Words of a request found in a run's report (a test's source, a diagnostic's message, a patch's lines)
+                # say less than the report's own account of it: only a name, path or number outranks that.
                 strong = False
             if strong and shape.kind is ShapeKind.test_run:
                 # A test that passed or was skipped is the answer only when the request names the test, not when

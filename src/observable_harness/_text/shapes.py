@@ -1623,6 +1623,9 @@ _DIFF_FILES = 60
 
 
 def _diff_digest(view: TextView) -> list[Pick]:
+    """A diff: the line opening each file's patch (`diff --git ...`, else `+++ path`), and what the tool that made
+    it said of each file on a line of its own before the patch (`ERROR: x.py Imports are incorrectly sorted`,
+    `would reformat x.py`): its verdicts, above the patches' headers."""
     picks: list[Pick] = []
     text = view.text
     position = 0 if text.startswith('diff ') else text.find('\ndiff ')
@@ -1631,7 +1634,56 @@ def _diff_digest(view: TextView) -> list[Pick]:
         span = view.line_at(start)
         picks.append(Pick(300 - len(picks) * 0.01, (span,), 'file'))
         position = text.find('\ndiff ', span[1])
+    verdicts: list[Span] = []
+    files = 0
+    position = 0 if text.startswith('--- ') else text.find('\n--- ')
+    while position != -1 and files < _DIFF_FILES:
+        old_path = view.line_at(position + (0 if position == 0 and text.startswith('--- ') else 1))
+        new_path = view.next_line(old_path)
+        position = text.find('\n--- ', old_path[1])
+        if new_path is None or not view.content(new_path).startswith('+++ '):
+            continue
+        files += 1
+        if not picks:
+            picks.append(Pick(300 - files * 0.01, (new_path,), 'file'))
+        above = view.previous_line(old_path)
+        if above is not None and _tool_line(view.content(above)):
+            verdicts.append(above)
+    # The first verdicts and the last: how it starts and where it ended.
+    for rank, span in enumerate([*verdicts[:VERDICTS], *verdicts[VERDICTS:][-1:]]):
+        picks.append(Pick(VERDICT_PRIORITY - rank * 0.01, (span,), 'summary'))
     return picks
+
+
+VERDICTS = 3
+"""The first of a diff tool's per-file verdicts shown (and its last)."""
+VERDICT_PRIORITY = 340.0
+
+
+def _tool_line(line: str) -> bool:
+    """Whether a line in a diff is the tool speaking, not the patch: not blank, not a hunk's or a header's line."""
+    return bool(line.strip()) and not line.startswith(_PATCH_LINE)
+
+
+_PATCH_LINE = (
+    ' ',
+    '+',
+    '-',
+    '@@',
+    '\\',
+    'diff ',
+    'index ',
+    'new file',
+    'deleted file',
+    'similarity',
+    'rename ',
+    'old mode',
+    'new mode',
+    'Binary files',
+    'commit ',
+    'Author:',
+    'Date:',
+)
 
 
 _SYSCALL_MARKERS = (
