@@ -415,6 +415,9 @@ def test_what_a_request_calls_noise_is_looked_past() -> None:
         ('Which tests are the slowest?', 1),
         ('Which functions are the most complex, and where are they?', 1),
         ('Show me the top 10 packages by size.', 1),
+        ('Profile it and tell me where the time goes.', 1),
+        ('Which phase eats the time?', 1),
+        ('Find the bottleneck in this handler.', 1),
         ('Which modules have the lowest coverage?', -1),
         ('Which entries use the least space, and which the most?', -1),
         ('Keep it to at most 3 lines per file.', 0),
@@ -422,6 +425,7 @@ def test_what_a_request_calls_noise_is_looked_past() -> None:
         ('What does the most recent commit change?', 0),
         ('Most of these warnings are noise.', 0),
         ('What is work_mem set to?', 0),
+        ('What time does the cron job run?', 0),
     ],
 )
 def test_a_request_for_the_largest_or_smallest_values_is_recognised(prompt: str, extreme: int) -> None:

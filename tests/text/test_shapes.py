@@ -513,6 +513,26 @@ def test_what_a_diff_tool_says_of_each_file_outranks_the_patch_lines_a_requests_
             assert verdict in preview.text.splitlines()
 
 
+def test_a_call_tree_with_times_shows_where_the_time_splits() -> None:
+    # `pyinstrument --show-all -m pygments` over 900 KB of Python (real): a call tree whose nodes open with their
+    # seconds. Its largest numbers are the chain from the root, each node passing nearly all of its time on; the
+    # answer to "where does the time go" is where it splits: lexing (streamer, its own time and the regex matches)
+    # against the formatter's own time.
+    profile = gzip.decompress((_DATA / 'tables' / 'pyinstrument_pygments.txt.gz').read_bytes()).decode()
+    splits = (
+        '├─ 3.032 streamer  pygments/lexer.py:269',
+        '├─ 1.565 [self]  pygments/lexer.py',
+        '├─ 1.305 Pattern.match  <built-in>',
+        '├─ 0.262 [self]  pygments/formatters/html.py',
+    )
+    asked = _asked(profile, 'pygmentize is slow on big files: where does the time go?')
+    for preview in (select_preview(profile, 1_000), asked):
+        assert preview.shape == 'listing'
+        shown = [line.lstrip('│ ') for line in preview.text.splitlines()]
+        for split in splits:
+            assert split in shown, split
+
+
 def test_a_sphinx_build_is_counted_by_warning_type_and_keeps_its_preamble_warning_and_result() -> None:
     # `sphinx-build -n` of requests' docs, offline: 187 warnings, most of them unresolved references.
     build = (_DATA / 'diagnostics' / 'sphinx_nitpicky_requests.txt').read_text(encoding='utf-8')

@@ -480,7 +480,8 @@ def _negated(content: str) -> tuple[set[str], set[str]]:
 
 _LARGEST = re.compile(
     r'\b(?:largest|biggest|slowest|longest|highest|heaviest|worst|costliest|greatest|hottest|maximum|'
-    r'top\s+(?:\d+|three|five|ten|twenty|few|offenders)|'
+    r'top\s+(?:\d+|three|five|ten|twenty|few|offenders)|bottlenecks?|hot\s?spots?|'
+    r'(?:where|what)\s+(?:\w+\s+){0,2}time\s+(?:goes|went|is\s+spent|was\s+spent)|eats?\s+(?:\w+\s+)?time|'
     r'\b(?:the|are|is|was|were)\s+most\s+(?!(?:recent|recently|likely|of|important|common|relevant|often)\b)[a-z])',
     re.IGNORECASE,
 )

@@ -243,7 +243,8 @@ from its name; a symbol table's address is 16 digits, or followed by a one-lette
 _GRAPH_ONLY = re.compile(r'[*|/\\ _.-]+$')
 """A `--graph` line that only draws branches."""
 _PERMS = re.compile(r'[-dlcbps][rwxsStT-]{9}[.+@]?\s+\d')
-_TREE_MARKS = ('├── ', '└── ', '|-- ', '`-- ')
+_TREE_MARKS = ('├── ', '└── ', '|-- ', '`-- ', '├─ ', '└─ ')
+"""Where a tree's node begins: `tree`'s and `npm ls`'s, their ASCII forms, a profiler's call tree's (pyinstrument)."""
 _SYSCALL = re.compile(
     r'(?:\[pid +\d+\] |\d+ +)?(?:\d\d:\d\d:\d\d\.\d+ )?[a-z_][a-z0-9_]*\(.*(?:\) += |<unfinished|resumed>)'
 )
@@ -1282,8 +1283,29 @@ def digest(
     if kind is ShapeKind.json:
         return _json_digest(view, head, tail)
     if kind is ShapeKind.listing:
+        if shape.variant == 'tree' and view.total <= LARGEST_SCAN_CHARS and _measured_tree(view, sample):
+            # A call tree with times (a profile): where the time splits is what it is read for.
+            rows, starts = _rows_from(view, 0)
+            drop = EXTREME_PRIORITY - MEASURED_TREE_PRIORITY
+            return [Pick(pick.priority - drop, pick.spans, pick.role) for pick in _tree_extremes(view, rows, starts, 1)]
         return _sized_digest(view, head, tail)
     return []
+
+
+MEASURED_TREE_PRIORITY = 330.0
+"""Unasked, a call tree's splits rank with other shapes' digests, not above what a request names."""
+
+
+def _measured_tree(view: TextView, sample: list[Span]) -> bool:
+    """Whether most sampled nodes of a tree open with a measure (a profiler's `├─ 0.243 process  tokens.py:18`)."""
+    nodes = [
+        node
+        for span in sample
+        if (depth := _tree_depth(line := view.content(span))) >= 0
+        for node in (_tree_node(line, depth),)
+    ]
+    measured = sum(1 for node in nodes if node.split() and _measure(node.split(None, 1)[0]) is not None)
+    return len(nodes) >= 3 and measured >= MEASURED_SHARE * len(nodes)
 
 
 _SIZED = re.compile(r'\s*(\d+(?:\.\d+)?)([KMGTP]?)i?B?\t')
@@ -1509,6 +1531,8 @@ def extreme_rows(
             taken.update(fresh)
             picks += _extreme_picks(view, fresh, order * per_column)
         return picks
+    if shape.kind is ShapeKind.listing and shape.variant == 'tree':
+        return _tree_extremes(view, rows, starts, direction)
     position = _measured_field(lines)
     if position is None:
         return []
@@ -1517,6 +1541,56 @@ def extreme_rows(
     # Plain numbers (most of them) are read here; the rest (units, commas, nothing) by `_measure`.
     values = [float(core) if core.replace('.', '', 1).isdecimal() else _measure(core) for core in cores]
     return _extreme_picks(view, _ranked(values, starts, direction, within, EXTREME_ROWS)[:EXTREME_ROWS], 0)
+
+
+PASSED_ON = 0.95
+"""A node of a tree of measures holding this much of its parent's measure or more passes it on: no split there."""
+
+
+def _tree_extremes(view: TextView, rows: list[str], starts: list[int], direction: int) -> list[Pick]:
+    """In a tree whose nodes open with a measure (a profiler's call tree: `├─ 0.900 group  grouping.py:397`), the
+    nodes where it splits, largest first: a node carrying nearly all of its parent's measure only passes it on
+    (`main` under `<module>`), and the largest of all would be the root and its chain. Each with its parent."""
+    parents: list[tuple[int, float, int]] = []  # (column, value, row) of the open ancestors
+    candidates: list[tuple[float, int]] = []
+    parent_of: dict[int, int] = {}
+    match = _MEASURED_NODE.match
+    for index, row in enumerate(rows):
+        found = match(row)
+        if found is None:
+            continue
+        column, value = found.start(1), float(found.group(1))
+        while parents and parents[-1][0] >= column:
+            parents.pop()
+        # A root is the total (the header says it too); under it, a node carrying nearly all of its parent's measure.
+        if parents and value < PASSED_ON * parents[-1][1]:
+            candidates.append((value * direction, -index))
+            parent_of[index] = parents[-1][2]
+        parents.append((column, value, index))
+    picks: list[Pick] = []
+    for rank, (_, negative) in enumerate(heapq.nlargest(EXTREME_ROWS, candidates)):
+        index = -negative
+        span = view.line_at(starts[index])
+        priority = EXTREME_PRIORITY - rank * 0.01
+        parent = parent_of.get(index)
+        if parent is not None and rank < EXTREME_GROUPS:
+            picks.append(Pick(priority, (view.line_at(starts[parent]), span), 'extreme'))
+        picks.append(Pick(priority - 0.005, (span,), 'extreme'))
+    return picks
+
+
+_MEASURED_NODE = re.compile(r'[ \t│|`]*(?:├── |└── |\|-- |`-- |├─ |└─ )?(\d+(?:\.\d+)?) ')
+"""A tree's node that opens with a number, after the lines drawn before it: the number, where its column is."""
+
+
+def _tree_node(row: str, depth: int) -> str:
+    """A tree's row without the lines drawn before its node."""
+    if depth < 0:
+        return row.lstrip()
+    for mark in _TREE_MARKS:
+        if row.startswith(mark, depth):
+            return row[depth + len(mark) :]
+    return row[depth:]
 
 
 def _names_column(name: str, subjects: tuple[str, ...]) -> bool:
