@@ -172,6 +172,15 @@ def test_each_kind_of_fault_a_sanitizer_reports_is_shown_with_its_stack() -> Non
         assert any(line.endswith('in main /src/ring/ring.c:29') for line in shown[at + 1 : at + 4])
 
 
+def test_the_targets_make_gave_up_on_outrank_the_warnings_a_request_names() -> None:
+    # zlib built with `make -k` and -Wconversion after a one-line edit (real): thirty warnings, one error, and
+    # make's account of each target it could not build. Those say what failed, whatever else the request names.
+    build = data('logs', 'zlib_make_k_error.txt')
+    preview = asked(build, 'I rebuilt zlib with -Wconversion, make -k. Which targets failed, what do the warnings say?')
+    for line in ('make: *** [Makefile:162: deflate.o] Error 1', 'make: *** [Makefile:213: deflate.lo] Error 1'):
+        assert line in preview.text.splitlines()
+
+
 def test_a_spills_utf8_is_searched_for_markers_in_place_of_the_text() -> None:
     # A spill hands its UTF-8 to the preview: an ASCII text's markers are found in it, at the same places.
     lines = [f'12:00:{n % 60:02d} INFO request {n} served in {n % 13} ms' for n in range(3_000)]

@@ -115,7 +115,9 @@ _SUMMARY = re.compile(
     r'|Finished (?:`|\w+ \[)|\d+ (?:errors?|warnings?)(?: and \d+ warnings?)? generated'
     r'|Total tests?: |(?:== )?Tests? result: |Result: (?:SUCCESS|FAILURE|FAILED|PASSED|INTERRUPTED)\b'
     r'|\(\d+ rows?\)$)'
-    r'|TOTAL\s+\d',
+    r'|TOTAL\s+\d'
+    r'|g?make(?:\[\d+\])?: \*\*\* \[.*\] Error \d+'
+    r'|ninja: build stopped: ',
 )
 _EXIT_STATUS = re.compile(
     r'^\s*\[?(?:exit(?:ed)?(?: with)?(?: status| code)?|exit_code|exit_status|return ?code|'

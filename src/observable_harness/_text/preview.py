@@ -437,6 +437,9 @@ _PERCENT_SUFFIX = re.compile(r'\[\s*\d{1,3}%\]\s*$')
 
 
 FIRST_COMPILER_ERROR_PRIORITY = 901.0
+_BUILD_VERDICT = re.compile(r'g?make(?:\[\d+\])?: \*\*\* |ninja: build stopped: ')
+BUILD_VERDICTS = 2
+"""A build tool's verdicts on the targets it gave up on (make's `*** [...] Error 1`) ranked with its first error."""
 """Just above the lines a request's words select (900)."""
 _COMPILER_ERROR = re.compile(r'\S+:\d+(?::\d+)?: (?:fatal )?error: ')
 PREAMBLE_ALERT_PRIORITY = 340.0
@@ -593,6 +596,17 @@ def _class_picks(
     out.extend(
         (SUMMARY_PRIORITY - rank, [_Line(span, limit, role='summary')], 'summary')
         for rank, span in enumerate(reversed(summaries[-2:]))
+    )
+    # A build tool's verdict on a target in the middle of a log (`make: *** [Makefile:162: deflate.o] Error 1`):
+    # what failed, with the first compiler error above what a request names.
+    verdicts = sorted(
+        span
+        for span, line_class in classes.items()
+        if line_class is LineClass.summary and span[0] < tail_start and _BUILD_VERDICT.match(view.content(span))
+    )
+    out.extend(
+        (FIRST_COMPILER_ERROR_PRIORITY - 0.01 * (rank + 1), [_Line(span, limit, role='summary')], 'summary')
+        for rank, span in enumerate(verdicts[:BUILD_VERDICTS])
     )
     for span, line_class in classes.items():
         if line_class is LineClass.summary or (line_class is LineClass.error and span[0] >= tail_start):
