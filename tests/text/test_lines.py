@@ -79,7 +79,9 @@ def test_pip_log_error_and_progress(real_outputs: dict[str, RealOutput]) -> None
         ('  File "/app/x.py", line 3, in <module>', LineClass.stack),
         ("KeyError: 'b'", LineClass.error),
         ('npm ERR! code ELIFECYCLE', LineClass.error),
-        ('make: *** [Makefile:12: all] Error 2', LineClass.error),
+        # make's verdict on a target it gave up on is the build's own account of what failed.
+        ('make: *** [Makefile:12: all] Error 2', LineClass.summary),
+        ('make[2]: *** [src/Makefile:80: lib.o] Error 1', LineClass.summary),
         ("make: *** No rule to make target '11_file_info', needed by 'all'.", LineClass.error),
         ("make[2]: *** No rule to make target 'lib.o', needed by 'all'.  Stop.", LineClass.error),
         ('2026-11-29 10:00:01 ERROR db: connection refused', LineClass.error),
