@@ -533,6 +533,20 @@ def test_a_call_tree_with_times_shows_where_the_time_splits() -> None:
             assert split in shown, split
 
 
+def test_findings_reported_as_records_show_the_gravest_with_their_rating_and_place() -> None:
+    # `bandit -r .` of pexpect (real): each finding a record of lines (the issue and its code, its severity, its
+    # place further down). 342 findings, 293 of them asserts rated Low; the ten rated Medium are what a review wants.
+    report = gzip.decompress((_DATA / 'diagnostics' / 'bandit_pexpect.txt.gz').read_bytes()).decode()
+    asked = _asked(report, 'Run bandit on pexpect: any medium or high findings?')
+    for preview in (select_preview(report, 1_000), asked):
+        assert preview.shape == 'diagnostics'
+        assert preview.text.startswith('[342 diagnostics by code: B101 293, B106 17,')
+        shown = preview.text.splitlines()
+        at = shown.index('   Location: ./examples/topip.py:270:21')
+        assert shown[at - 3].startswith('>> Issue: [B301:blacklist] Pickle')
+        assert shown[at - 2] == '   Severity: Medium   Confidence: High'
+
+
 def test_a_sphinx_build_is_counted_by_warning_type_and_keeps_its_preamble_warning_and_result() -> None:
     # `sphinx-build -n` of requests' docs, offline: 187 warnings, most of them unresolved references.
     build = (_DATA / 'diagnostics' / 'sphinx_nitpicky_requests.txt').read_text(encoding='utf-8')

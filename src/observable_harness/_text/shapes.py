@@ -393,6 +393,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.diagnostics, 'snippets')
     if '^' in joined and _carets(nonblank):
         return Shape(ShapeKind.diagnostics, 'carets')
+    if '>> Issue: [' in joined and sum(1 for line in nonblank if _ISSUE.match(line)) >= 2:
+        return Shape(ShapeKind.diagnostics, 'issues')
     # A log whose lines open with their level, padded to one width (uvicorn's `INFO:     127.0.0.1 - "GET ..."`),
     # is neither a table of two aligned columns nor a dump of `INFO:` keys.
     if _over(nonblank, lambda line: bool(_LOG_LEVEL.match(line)), 0.5):
@@ -447,6 +449,27 @@ def _caret_place(view: TextView, span: Span) -> list[Span]:
             return [above] if source is None or source == span else [above, source]
         if not view.content(above).strip():
             return []
+    return []
+
+
+_ISSUE = re.compile(r'>> Issue: \[([A-Z]+\d+)[:\]]')
+"""The first line of a finding reported as a record of lines (bandit): `>> Issue: [B324:hashlib] Use of weak SHA1`."""
+_ISSUE_PLACE = re.compile(r'\s+Location: ')
+ISSUE_LINES = 6
+"""Lines of such a record looked through for its place (`   Location: ./paramiko/pkey.py:390:15`)."""
+
+
+def _issue_record(view: TextView, span: Span) -> list[Span]:
+    """For a finding's first line, its place; for another line of the record (its place, its severity), the first
+    line, which names the finding."""
+    if _ISSUE.match(view.content(span)):
+        for following in view.forward(span, ISSUE_LINES):
+            if _ISSUE_PLACE.match(view.content(following)):
+                return [following]
+        return []
+    for above in view.backward(span, ISSUE_LINES):
+        if _ISSUE.match(view.content(above)):
+            return [above]
     return []
 
 
@@ -732,6 +755,8 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
         return _arrow_pair(view, span)
     if kind is ShapeKind.diagnostics and shape.variant == 'carets':
         return _caret_place(view, span)
+    if kind is ShapeKind.diagnostics and shape.variant == 'issues':
+        return _issue_record(view, span)
     if kind is ShapeKind.log:
         return _traceback_of(view, span) or [
             *_source_marker(view, span),
@@ -1951,6 +1976,7 @@ _CODE_STYLES = (
     _CodeStyle(
         re.compile(r'[\^-] ([A-Z]{1,4}\d{2,5}) \((?:error|warning|info|style|note)\): '), ' {code} ('
     ),  # shellcheck
+    _CodeStyle(re.compile(r'^>> Issue: \[([A-Z]+\d+):', re.MULTILINE), '>> Issue: [{code}:'),  # bandit
 )
 CENSUS_CHARS = 256 * 1024
 """Diagnostics up to this size are counted by code in full (one regex pass, ~1 ms per 100 KB); larger ones by the
@@ -2027,10 +2053,41 @@ def _severity(text: str, position: int) -> int:
     line_start = text.rfind('\n', 0, position) + 1
     line_end = text.find('\n', position)
     found = _SEVERITY.search(text, line_start, line_end if line_end != -1 else len(text))
-    if found is None:
-        return 1
-    return 0 if found.group(1) else 1 if found.group(2) else 2
+    if found is not None:
+        return 0 if found.group(1) else 1 if found.group(2) else 2
+    # A finding reported as a record states it on its next line (bandit's `   Severity: High   Confidence: ...`).
+    rated = _RATED.match(text, line_end + 1) if line_end != -1 else None
+    return 1 if rated is None else _RATINGS[rated.group(1).lower()]
 
+
+GRAVEST = 4
+"""Findings a report rates most severe (bandit's `Severity: High`) shown whatever their codes, with their places."""
+GRAVEST_PRIORITY = 335.0
+
+
+def _gravest_records(view: TextView) -> list[Pick]:
+    """The first findings of the gravest severity a report of records rates (High, or Critical; else Medium),
+    found by a search of the whole text: a large report's sampled lines hold only its commonest codes."""
+    text = view.text
+    for rating in ('Critical', 'High', 'Medium'):
+        mark = f'   Severity: {rating}'
+        position = text.find(mark)
+        if position == -1:
+            continue
+        picks: list[Pick] = []
+        while position != -1 and len(picks) < GRAVEST:
+            rated = view.line_at(position + 1)
+            first = _issue_record(view, rated)
+            if first:
+                spans = (first[0], rated, *_issue_record(view, first[0]))  # what, how grave, where
+                picks.append(Pick(GRAVEST_PRIORITY - len(picks) * 0.01, spans, 'first of code'))
+            position = text.find(mark, rated[1])
+        return picks
+    return []
+
+
+_RATED = re.compile(r'\s+Severity: (Critical|High|Medium|Low|Undefined)\b', re.IGNORECASE)
+_RATINGS = {'critical': 0, 'high': 0, 'medium': 1, 'low': 2, 'undefined': 2}
 
 _FAMILY = re.compile(r'([A-Z]+)\d+$')
 """A code of letters and a number belongs to the family its letters name: `D205` to `D`, `SIM105` to `SIM`."""
@@ -2048,6 +2105,7 @@ def _diagnostic_digest(view: TextView, shape: Shape, sample: list[Span], counted
     style = _code_style(view, sample)
     if style is None:
         return []
+    graves = _gravest_records(view) if shape.variant == 'issues' else []
     count: dict[str, int] = {}
     if counted is not None:
         count.update(counted.counts)
@@ -2074,7 +2132,9 @@ def _diagnostic_digest(view: TextView, shape: Shape, sample: list[Span], counted
             spans: tuple[Span, ...] = (line, *_arrow_pair(view, line))  # its place is on the arrow line under it
         elif shape.variant == 'carets':
             spans = (*_caret_place(view, line), line)  # its place and source are above it
+        elif shape.variant == 'issues':
+            spans = (line, *_issue_record(view, line))  # its place is a few lines into its record
         else:
             spans = (line,)
         picks.append(Pick(330 - rank * 0.01, spans, 'first of code'))
-    return picks
+    return graves + picks
