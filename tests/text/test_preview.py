@@ -348,6 +348,33 @@ def test_a_test_runs_durations_section_keeps_its_slowest_tests() -> None:
         assert '800 passed in 45.59s' in preview.text
 
 
+def test_a_quiet_runs_durations_before_a_long_skip_list_and_one_skip_of_each_reason_are_kept() -> None:
+    # `pytest -q --durations=20 -rs` (synthetic, in pytest's format): a test a character, the durations in the
+    # middle, then hundreds of skips for missing modules hiding the few skipped for want of an option.
+    lines = [f'{"." * 72} [{n * 100 // 60:3d}%]' for n in range(60)]
+    lines += ['============================= slowest 20 durations =============================']
+    lines += [f'{9.87 / (n + 1):.2f}s call     pkg/tests/test_graph_{n}.py::test_big_{n}' for n in range(20)]
+    lines += ['=========================== short test summary info ============================']
+    skips = [
+        f"SKIPPED [1] pkg/tests/test_np_{n}.py:{n + 3}: could not import 'numpy': No module named 'numpy'"
+        for n in range(200)
+    ]
+    skips[40:40] = [f'SKIPPED [1] pkg/tests/test_slow_{n}.py:128: need --runslow option to run' for n in range(3)]
+    lines += skips
+    lines += ['4212 passed, 203 skipped in 118.40s (0:01:58)']
+    text = '\n'.join(lines)
+    for intent in (
+        None,
+        Intent.gather(prompt='Which tests are the slowest, and is anything skipped we should know about?'),
+    ):
+        preview = select_preview(text, 1_000, intent=intent)
+        assert_adds_up(preview, text, 1_000)
+        assert preview.shape == 'test_run'
+        assert '9.87s call     pkg/tests/test_graph_0.py::test_big_0' in preview.text
+        assert '4.93s call     pkg/tests/test_graph_1.py::test_big_1' in preview.text
+        assert 'need --runslow option to run' in preview.text
+
+
 def test_a_long_line_named_by_its_key_keeps_the_value_after_the_columns_padding() -> None:
     # `file /usr/bin/*` pads every name to one column: the value the request asks about begins after the padding.
     lines = [

@@ -271,6 +271,16 @@ def _pytest_line(line: str) -> bool:
     return ('::' in line or ' test session starts ' in line) and _PYTEST.search(line) is not None
 
 
+def _pytest_run_line(line: str) -> bool:
+    """A line of pytest's, or of its quiet progress (`pytest -q`: a test a character, the share done at the end)."""
+    if line.endswith('%]'):
+        return _PYTEST_PROGRESS.match(line) is not None
+    return _pytest_line(line)
+
+
+_PYTEST_PROGRESS = re.compile(r'[.sSFExX]+ +\[ *\d+%\]$')
+
+
 _OTHER_TESTS = re.compile(
     r'(?:--- (?:PASS|FAIL): |=== RUN |(?:PASS|FAIL) +\S+\.(?:js|ts|tsx)\b|test \S+ \.\.\. (?:ok|FAILED)'
     r'|\w+ \([\w.]+\)(?: \S.*)? \.\.\. (?:ok|FAIL|ERROR|skipped|expected failure|unexpected success))'  # unittest -v
@@ -381,7 +391,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.listing, 'ls')
     if '(' in joined and _over(nonblank, lambda line: bool(_SYSCALL.match(line)), 0.5):
         return Shape(ShapeKind.syscalls, 'strace')
-    if any(_pytest_line(line) for line in head_lines) or _over(nonblank, _pytest_line, 0.3):
+    # A quiet run's progress lines count towards the share only: one of them heads other output (a coverage table).
+    if any(_pytest_line(line) for line in head_lines) or _over(nonblank, _pytest_run_line, 0.3):
         return Shape(ShapeKind.test_run, 'pytest')
     if any(mark in joined for mark in _OTHER_TESTS_MARKS) and _over(
         nonblank, lambda line: bool(_OTHER_TESTS.match(line)), 0.3
@@ -1874,6 +1885,10 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
             if rows:
                 picks.append(Pick(425 - sections * 0.01, (span, *rows), 'section'))
                 sections += 1
+    durations = _durations(view, tail)
+    if durations:
+        picks.append(Pick(425 - sections * 0.01, tuple(durations), 'section'))
+    picks += _skip_reasons(view, banner)
     # Failure blocks open with `____ test_name ____`; each ends with its location line (`file:line: Error`).
     position, blocks = text.find('\n__'), 0
     while position != -1 and blocks < _FAILURE_BLOCKS:
@@ -1892,6 +1907,51 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
         position = following
     if not blocks:
         picks += _unittest_blocks(view)
+    return picks
+
+
+_DURATIONS = re.compile(r'=+ slowest (?:\d+ )?durations =+$', re.MULTILINE)
+DURATION_ROWS = 5
+"""The slowest tests of pytest's `--durations` report shown under its banner, wherever the report puts it."""
+
+
+def _durations(view: TextView, tail: list[Span]) -> list[Span]:
+    """pytest's `slowest N durations` banner and its first rows (the slowest), when the tail does not hold them."""
+    found = _DURATIONS.search(view.text, max(0, view.total - SUMMARY_REACH))
+    if found is None or (tail and found.start() >= tail[0][0]):
+        return []
+    banner = view.line_at(found.start())
+    rows = [row for row in view.forward(banner, DURATION_ROWS) if view.content(row)[:1].isdigit()]
+    return [banner, *rows] if rows else []
+
+
+SKIP_REASONS = 4
+"""Distinct reasons of the skipped tests a short summary lists (`SKIPPED [2] x.py:12: could not import 'lxml'`)."""
+_SKIPPED = re.compile(r'SKIPPED \[\d+\] \S+?:\d+: (.*)$')
+SKIPPED_LINES = 400
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+def _skip_reasons(view: TextView, banner: int) -> list[Pick]:
+    """The first skipped test of each reason the short summary gives (a skip for want of an option, beside the
+    hundred for a missing module): what is not being run, and why."""
+    if banner == -1:
+        return []
+    text = view.text
+    position = text.find('\nSKIPPED [', banner)
+    seen: set[str] = set()
+    picks: list[Pick] = []
+    looked = 0
+    while position != -1 and len(picks) < SKIP_REASONS and looked < SKIPPED_LINES:
+        looked += 1
+        span = view.line_at(position + 1)
+        found = _SKIPPED.match(view.content(span))
+        # One reason whatever it names (`could not import 'numpy'`, `... 'scipy'`): what differs is the name.
+        reason = _QUOTED.sub("''", found.group(1)) if found is not None else None
+        if reason is not None and reason not in seen:
+            seen.add(reason)
+            picks.append(Pick(420 - len(picks) * 0.01, (span,), 'skipped'))
+        position = text.find('\nSKIPPED [', span[1])
     return picks
 
 
