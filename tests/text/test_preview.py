@@ -181,6 +181,58 @@ def test_the_targets_make_gave_up_on_outrank_the_warnings_a_request_names() -> N
         assert line in preview.text.splitlines()
 
 
+def _postgres_log() -> list[str]:
+    """A PostgreSQL server log (synthetic, in its format): checkpoints and connections, with errors among them."""
+    lines = []
+    for n in range(400):
+        at = f'2026-03-02 10:{n // 60:02d}:{n % 60:02d}.{n:03d} UTC [{4000 + n}] app@shop'
+        lines.append(f'{at} LOG:  connection authorized: user=app database=shop application_name=web-{n % 7}')
+    return lines
+
+
+def test_each_kind_of_error_a_log_holds_is_shown_once_before_its_repeats() -> None:
+    # Forty duplicate-key errors, then a missing database and a statement timeout: the three kinds, not the first
+    # few of the forty.
+    lines = _postgres_log()
+    for n in range(40):
+        lines[100 + n * 4] = (
+            f'2026-03-02 10:01:{n:02d}.000 UTC [{5000 + n}] app@shop ERROR:  duplicate key value violates unique '
+            f'constraint "orders_ref_key"'
+        )
+    lines[300] = '2026-03-02 10:05:00.000 UTC [6001] app@shop_prod FATAL:  database "shop_prod" does not exist'
+    lines[340] = '2026-03-02 10:05:40.000 UTC [6002] app@shop ERROR:  canceling statement due to statement timeout'
+    text = '\n'.join(lines)
+    preview = select_preview(text, 1_000)
+    assert_adds_up(preview, text, 1_000)
+    for message in (
+        'ERROR:  duplicate key value violates',
+        'FATAL:  database "shop_prod" does not exist',
+        'ERROR:  canceling statement due to statement timeout',
+    ):
+        assert message in preview.text, message
+
+
+def test_a_detail_line_a_request_names_brings_the_message_it_details() -> None:
+    # PostgreSQL writes a message's detail and hint on lines of their own, from the same process: the lock the
+    # request asks about is named in a DETAIL line, and what happened (a deadlock) in the ERROR line above it.
+    lines = _postgres_log()
+    for n in range(30):
+        lines[20 + n * 5] = (
+            f'2026-03-02 10:00:{n:02d}.000 UTC [{5000 + n}] app@shop ERROR:  relation "cart{n}" does not exist'
+        )
+    lines[200:200] = [
+        '2026-03-02 10:03:20.041 UTC [7344] app@shop ERROR:  deadlock detected',
+        '2026-03-02 10:03:20.041 UTC [7344] app@shop DETAIL:  Process 7344 waits for ShareLock on transaction 5774; '
+        'blocked by process 7346.',
+        '2026-03-02 10:03:20.041 UTC [7344] app@shop HINT:  See server log for query details.',
+    ]
+    text = '\n'.join(lines)
+    preview = asked(text, 'Some requests hung on a ShareLock. Which transaction blocked them?')
+    shown = preview.text.splitlines()
+    at = next(index for index, line in enumerate(shown) if 'waits for ShareLock on transaction 5774' in line)
+    assert shown[at - 1].endswith('ERROR:  deadlock detected')
+
+
 def test_a_spills_utf8_is_searched_for_markers_in_place_of_the_text() -> None:
     # A spill hands its UTF-8 to the preview: an ASCII text's markers are found in it, at the same places.
     lines = [f'12:00:{n % 60:02d} INFO request {n} served in {n % 13} ms' for n in range(3_000)]

@@ -29,7 +29,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import takewhile
+from itertools import islice, takewhile
 
 from .intent import (
     HIT_CHARS,
@@ -621,6 +621,8 @@ def _class_picks(
             out.append((300.0 - 1e-6 * span[0], [_Line(span, limit, role='error')], 'error'))
         elif line_class is LineClass.warning:
             out.append((200.0 - 1e-6 * span[0], [_Line(span, limit, role='warning')], 'warning'))
+    if shape.kind is ShapeKind.log:
+        out.extend(_error_kinds(view, classes, limit))
     plain = (LineClass.normal, LineClass.stack)
     noise = (LineClass.repeated, LineClass.progress)
     # An output of no known shape with nothing flagged in it (a settings dump, a dry run, a list of names), or a
@@ -664,6 +666,32 @@ def _definition_body(view: TextView, span: Span) -> list[Span]:
             break
         body.append(following)
     return body
+
+
+ERROR_KINDS = 5
+"""Errors of different kinds a log holds shown, the first of each, above its repeats and its other lines."""
+ERROR_KIND_PRIORITY = 330.0
+_LOG_PREFIX = re.compile(r'.{0,80}?\b(?:ERROR|FATAL|PANIC|CRITICAL|Error|error)\b:?\s*')
+"""What stands before a log line's error message: its time, process, user and level."""
+_VARYING = re.compile(r'"[^"]*"|\'[^\']*\'|0x[0-9a-fA-F]+|\d+')
+
+
+def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> list[tuple[float, list[_Line], str]]:
+    """The first error line of each kind a log holds (its message without its prefix, numbers and quoted names:
+    a duplicate key, a deadlock, a missing database), in order: what went wrong, once each."""
+    seen: set[str] = set()
+    picks: list[tuple[float, list[_Line], str]] = []
+    for span in sorted(span for span, line_class in classes.items() if line_class is LineClass.error):
+        content = view.content(span)
+        prefix = _LOG_PREFIX.match(content)
+        kind = _VARYING.sub('', content[prefix.end() :] if prefix is not None else content)
+        if kind in seen:
+            continue
+        seen.add(kind)
+        picks.append((ERROR_KIND_PRIORITY - 0.01 * len(picks), [_Line(span, limit, role='error')], 'error'))
+        if len(picks) == ERROR_KINDS:
+            break
+    return picks
 
 
 OTHER_CRASHES = 3
@@ -736,11 +764,32 @@ def _middle_hits(view: TextView, begin: int, end: int, utf8: bytes | None = None
         if listed is None and not all(_holds(text, char, present) for char in marker):
             continue
         at = None if listed is None else [begin + place for place in listed]
-        for span in view.lines_holding(marker, begin, end, at):
-            if len(found) >= MAX_MIDDLE_HITS:
-                break
+        spans = list(islice(view.lines_holding(marker, begin, end, at), MIDDLE_SPREAD))
+        for span in _spread(spans, min(MAX_MIDDLE_HITS - len(found), MARKER_HITS)):
             found[span[0]] = span
     return [found[start] for start in sorted(found)]
+
+
+MIDDLE_SPREAD = 48
+"""Lines holding one marker looked at, to choose among when there are more than room for: the first half of the
+room from the first of them, the rest spread over the others (a log's later errors may be of other kinds)."""
+
+
+MARKER_HITS = 12
+"""Lines one marker may take of the middle's `MAX_MIDDLE_HITS`: a log of a thousand `ERROR`s leaves room for its
+`FATAL` and its traceback."""
+
+
+def _spread(spans: list[Span], room: int) -> list[Span]:
+    if len(spans) <= room:
+        return spans
+    first = spans[: room // 2]
+    rest = spans[room // 2 :]
+    wanted = room - len(first)
+    if wanted <= 1:
+        return first + rest[-wanted:] if wanted else first
+    # Evenly over the rest, its last line included.
+    return first + [rest[round(index * (len(rest) - 1) / (wanted - 1))] for index in range(wanted)]
 
 
 _WINDOW_PIECE = 16 * 1024

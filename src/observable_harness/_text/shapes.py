@@ -771,6 +771,7 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
     if kind is ShapeKind.log:
         return _traceback_of(view, span) or [
             *_source_marker(view, span),
+            *_message_head(view, span),
             *_parents(view, span),
             *_continuation(view, span),
             *_description(view, span),
@@ -911,6 +912,32 @@ PARENT_LINES = 48
 """Lines looked back for the lines an indented line sits under."""
 PARENTS = 2
 """Lines above an indented line shown with it: its section and the entry it belongs to."""
+
+
+_DETAIL_LEVEL = re.compile(r'(.{0,120}?)\b(?:DETAIL|HINT|CONTEXT|STATEMENT|QUERY|LOCATION):  ')
+"""A line that goes on with the message above it (PostgreSQL's `DETAIL:`, `HINT:`, `STATEMENT:`), and its prefix."""
+_MESSAGE_LEVEL = re.compile(r'(?:ERROR|FATAL|PANIC|WARNING|LOG|NOTICE):  ')
+MESSAGE_LINES = 12
+
+
+def _message_head(view: TextView, span: Span) -> list[Span]:
+    """For a line that details a log message (`... [13944] postgres@shop DETAIL:  Process 13944 waits for ...`),
+    the message it details: the nearest line above from the same process (the same prefix, time aside) with a level."""
+    found = _DETAIL_LEVEL.match(view.content(span))
+    if found is None:
+        return []
+    process = _PROCESS.search(found.group(1))
+    for above in view.backward(span, MESSAGE_LINES):
+        text = view.content(above)
+        if process is not None and process.group() not in text:
+            continue
+        level = _MESSAGE_LEVEL.search(text, 0, len(found.group(1)) + 16)
+        if level is not None:
+            return [above]
+    return []
+
+
+_PROCESS = re.compile(r'\[\d+\]|\bpid[= ]\d+')
 
 
 def _parents(view: TextView, span: Span) -> list[Span]:
