@@ -79,6 +79,10 @@ def test_pip_log_error_and_progress(real_outputs: dict[str, RealOutput]) -> None
         ('  File "/app/x.py", line 3, in <module>', LineClass.stack),
         ("KeyError: 'b'", LineClass.error),
         ('npm ERR! code ELIFECYCLE', LineClass.error),
+        # A table's totals row, bare (`coverage report`) or between pipes (`interrogate`), is its own account.
+        ('TOTAL                               5620   1190    79%', LineClass.summary),
+        ('| TOTAL                |        1016 |        544 |         472 |        46.5% |', LineClass.summary),
+        ('TOTALLY 5 of them', LineClass.normal),
         # make's verdict on a target it gave up on is the build's own account of what failed.
         ('make: *** [Makefile:12: all] Error 2', LineClass.summary),
         ('make[2]: *** [src/Makefile:80: lib.o] Error 1', LineClass.summary),

@@ -115,7 +115,7 @@ _SUMMARY = re.compile(
     r'|Finished (?:`|\w+ \[)|\d+ (?:errors?|warnings?)(?: and \d+ warnings?)? generated'
     r'|Total tests?: |(?:== )?Tests? result: |Result: (?:SUCCESS|FAILURE|FAILED|PASSED|INTERRUPTED)\b'
     r'|\(\d+ rows?\)$)'
-    r'|TOTAL\s+\d'
+    r'|\|?\s*TOTAL\s+(?:\|\s*)?\d'
     r'|g?make(?:\[\d+\])?: \*\*\* \[.*\] Error \d+'
     r'|ninja: build stopped: ',
 )
