@@ -233,6 +233,22 @@ def test_a_detail_line_a_request_names_brings_the_message_it_details() -> None:
     assert shown[at - 1].endswith('ERROR:  deadlock detected')
 
 
+def test_the_commits_whose_subject_names_what_the_request_names_are_listed_with_their_dates() -> None:
+    # `git log -p --follow -- src/itsdangerous/serializer.py` (real, 78 KB): `Serializer` is on 151 lines of its
+    # patches; the commits that say they changed it are the two whose subject names it.
+    history = data('history', 'git_log_p_itsdangerous_serializer.txt.gz')
+    preview = asked(
+        history, 'We subclass itsdangerous.Serializer. What changed in Serializer over the years that could break us?'
+    )
+    shown = preview.text.splitlines()
+    for subject, date in (
+        ('    type Serializer as generic', 'Date:   Sat Apr 13 12:41:02 2024 -0700'),
+        ('    Serializer can accept secret keys', 'Date:   Wed Sep 25 00:00:07 2019 +0800'),
+    ):
+        at = shown.index(subject)
+        assert date in shown[at - 2 : at]
+
+
 def test_a_spills_utf8_is_searched_for_markers_in_place_of_the_text() -> None:
     # A spill hands its UTF-8 to the preview: an ASCII text's markers are found in it, at the same places.
     lines = [f'12:00:{n % 60:02d} INFO request {n} served in {n % 13} ms' for n in range(3_000)]

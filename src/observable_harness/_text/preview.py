@@ -318,6 +318,8 @@ def select_preview(
                 picks.append((base - rank * 0.1, group, 'intent'))
             # Should the whole group not fit, the line alone may.
             picks.append((base - rank * 0.1 - 0.05, [_Line(span, limit, match.focus, 'intent')], 'intent'))
+        if shape.kind is ShapeKind.history and shape.variant == 'git':
+            picks.extend(_named_commits(view, shape, matches, plain_limit))
 
     picks.extend(
         (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
@@ -462,6 +464,49 @@ def _diff_weight(line: str) -> float:
     if line.startswith(('+', '-')) and not line.startswith(('+++ ', '--- ')):
         return 1.0
     return DIFF_CONTEXT
+
+
+NAMED_COMMITS = 4
+"""Commits whose subject names what a request names (a function, a file) listed, newest first."""
+NAMED_COMMIT_PRIORITY = 899.72
+"""After the three best matches (each line a request names there may be the answer), before the rest."""
+_NAMING = frozenset((TermKind.identifier, TermKind.path, TermKind.quoted))
+
+
+def _named_commits(view: TextView, shape: Shape, matches: Matches, limit: int) -> list[tuple[float, list[_Line], str]]:
+    """In `git log` (patches or not), the commits whose subject line holds a name the request holds: "what changed
+    in naturalsize" is answered by the commits that say so, however many patch lines name it too."""
+    starts = sorted(
+        {
+            start
+            for term, lines in zip(matches.terms, matches.hit_lines, strict=True)
+            if term.kind in _NAMING
+            for start in lines
+        }
+    )
+    picks: list[tuple[float, list[_Line], str]] = []
+    for start in starts:
+        span = view.line_at(start)
+        if not _commit_subject(view, span):
+            continue
+        # Its date, a line above: when it changed is most of what a list of changes is read for.
+        dated = [_Line(s, limit, role='context') for s in view.backward(span, 2) if view.content(s).startswith('Date')]
+        picks.append(
+            (NAMED_COMMIT_PRIORITY - 0.001 * len(picks), [*dated, _Line(span, limit, role='intent')], 'intent')
+        )
+        if len(picks) == NAMED_COMMITS:
+            break
+    return picks
+
+
+def _commit_subject(view: TextView, span: Span) -> bool:
+    """Whether the line is a commit's subject: indented four spaces under a blank line under its `Date:`."""
+    content = view.content(span)
+    if not content.startswith('    ') or not content[4:5].strip():
+        return False
+    blank = view.previous_line(span)
+    date = view.previous_line(blank) if blank is not None and not view.content(blank).strip() else None
+    return date is not None and view.content(date).startswith(('Date:', 'AuthorDate:', 'CommitDate:'))
 
 
 LISTED = 0.5
