@@ -547,6 +547,18 @@ def test_findings_reported_as_records_show_the_gravest_with_their_rating_and_pla
         assert shown[at - 2] == '   Severity: Medium   Confidence: High'
 
 
+def test_a_spelling_checkers_findings_are_counted_by_the_word_it_flags() -> None:
+    # `codespell src` of Redis (real): the words it flags again and again are names (`te`, `clen`, `EXAT`), the
+    # count by word says so, and the words flagged once come first.
+    report = (_DATA / 'diagnostics' / 'codespell_redis_src.txt').read_text(encoding='utf-8')
+    preview = select_preview(report, 1_000)
+    assert preview.shape == 'diagnostics'
+    assert preview.text.startswith('[191 diagnostics by code: te 26, advices 21, clen 15, EXAT 14, OPTIN 11,')
+    flagged = re.findall(r':\d+: (\S+) ==> ', report)
+    once = [line for line in preview.text.splitlines()[1:] if ' ==> ' in line]
+    assert once and sum(flagged.count(line.split(': ', 1)[1].split(' ==> ')[0]) == 1 for line in once) >= 3
+
+
 def test_a_sphinx_build_is_counted_by_warning_type_and_keeps_its_preamble_warning_and_result() -> None:
     # `sphinx-build -n` of requests' docs, offline: 187 warnings, most of them unresolved references.
     build = (_DATA / 'diagnostics' / 'sphinx_nitpicky_requests.txt').read_text(encoding='utf-8')

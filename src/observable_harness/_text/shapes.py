@@ -255,6 +255,8 @@ _DIAGNOSTIC = re.compile(
     r'|\s+--> \S+:\d+:\d+',
     re.IGNORECASE,
 )
+_SPELLING = re.compile(r'\S+:\d+: (\S+) ==> ')
+"""A spelling checker's finding (codespell): `networkx/utils/misc.py:285: supercedes ==> supersedes`."""
 _ARROW = re.compile(r'\s*--> \S+:\d+(?::\d+)?\s*$')
 """Where a diagnostic printed with its source points (ruff's and rustc's full format): `  --> src/app.py:12:5`."""
 _SNIPPET = re.compile(r'\s*(?:\d+\s*)?[|+-](?:\s|$)|\s*= |(?:help|note|error|warning)\b|[A-Z]{1,4}\d{2,5} \S')
@@ -400,6 +402,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.test_run, 'tests')
     if _over(nonblank, lambda line: bool(_DIAGNOSTIC.match(line)), 0.4):
         return Shape(ShapeKind.diagnostics, 'lines')
+    if ' ==> ' in joined and _over(nonblank, lambda line: bool(_SPELLING.match(line)), 0.4):
+        return Shape(ShapeKind.diagnostics, 'lines')  # a spelling checker's findings: the word is the code
     if '-->' in joined and _snippets(nonblank):
         return Shape(ShapeKind.diagnostics, 'snippets')
     if '^' in joined and _carets(nonblank):
@@ -2068,6 +2072,8 @@ _CODE_STYLES = (
         re.compile(r'[\^-] ([A-Z]{1,4}\d{2,5}) \((?:error|warning|info|style|note)\): '), ' {code} ('
     ),  # shellcheck
     _CodeStyle(re.compile(r'^>> Issue: \[([A-Z]+\d+):', re.MULTILINE), '>> Issue: [{code}:'),  # bandit
+    # codespell: the word it flags is the code, a one-off word the likely typo among names it flags everywhere.
+    _CodeStyle(re.compile(r':\d+: (\S+) ==> '), ': {code} ==> '),
 )
 CENSUS_CHARS = 256 * 1024
 """Diagnostics up to this size are counted by code in full (one regex pass, ~1 ms per 100 KB); larger ones by the
