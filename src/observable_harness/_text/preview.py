@@ -47,6 +47,7 @@ from .scan import literal_places, literal_places_utf8, literal_presence
 from .shapes import (
     HEADER_PRIORITY,
     PYTHON_FRAME,
+    VARYING,
     Census,
     Shape,
     ShapeKind,
@@ -718,7 +719,6 @@ ERROR_KINDS = 5
 ERROR_KIND_PRIORITY = 330.0
 _LOG_PREFIX = re.compile(r'.{0,80}?\b(?:ERROR|FATAL|PANIC|CRITICAL|Error|error)\b:?\s*')
 """What stands before a log line's error message: its time, process, user and level."""
-_VARYING = re.compile(r'"[^"]*"|\'[^\']*\'|0x[0-9a-fA-F]+|\d+')
 
 
 def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> list[tuple[float, list[_Line], str]]:
@@ -729,7 +729,7 @@ def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> 
     for span in sorted(span for span, line_class in classes.items() if line_class is LineClass.error):
         content = view.content(span)
         prefix = _LOG_PREFIX.match(content)
-        kind = _VARYING.sub('', content[prefix.end() :] if prefix is not None else content)
+        kind = VARYING.sub('', content[prefix.end() :] if prefix is not None else content)
         if kind in seen:
             continue
         seen.add(kind)
@@ -741,19 +741,18 @@ def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> 
 
 OTHER_CRASHES = 3
 """Crashes of other kinds after the first (a sanitizer's use-after-free after its overflow) shown with their stacks."""
-_ADDRESSES = re.compile(r'0x[0-9a-fA-F]+|\d+')
 
 
 def _other_crashes(view: TextView, errors: list[Span], limit: int) -> list[tuple[float, list[_Line], str]]:
     """The later crash lines with a stack under them whose kind the crashes before have not shown: a sanitizer
     (or a program that goes on after its first fault) reports each fault with its own stack. A kind is the line
-    without its numbers and addresses."""
+    without what varies (its numbers, addresses and quoted names)."""
     picks: list[tuple[float, list[_Line], str]] = []
-    kinds = {_ADDRESSES.sub('', view.content(errors[0]))}
+    kinds = {VARYING.sub('', view.content(errors[0]))}
     for span in errors[1:]:
         if len(picks) == OTHER_CRASHES:
             break
-        kind = _ADDRESSES.sub('', view.content(span))
+        kind = VARYING.sub('', view.content(span))
         if kind in kinds:
             continue
         frames = crash_frames(view, span)

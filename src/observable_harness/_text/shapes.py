@@ -25,6 +25,7 @@ from .scan import literal_places
 
 __all__ = [
     'PYTHON_FRAME',
+    'VARYING',
     'Census',
     'Pick',
     'Shape',
@@ -1960,11 +1961,13 @@ def _durations(view: TextView, tail: list[Span]) -> list[Span]:
     return [banner, *rows] if rows else []
 
 
+VARYING = re.compile(r'"[^"]*"|\'[^\']*\'|0x[0-9a-fA-F]+|\d+')
+"""What varies between two reports of one kind (the module a skip could not import, the address a fault hit, a
+duplicate key's value): quoted names, addresses and numbers, taken out to compare kinds."""
 SKIP_REASONS = 4
 """Distinct reasons of the skipped tests a short summary lists (`SKIPPED [2] x.py:12: could not import 'lxml'`)."""
 _SKIPPED = re.compile(r'SKIPPED \[\d+\] \S+?:\d+: (.*)$')
 SKIPPED_LINES = 400
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 
 def _skip_reasons(view: TextView, banner: int) -> list[Pick]:
@@ -1982,7 +1985,7 @@ def _skip_reasons(view: TextView, banner: int) -> list[Pick]:
         span = view.line_at(position + 1)
         found = _SKIPPED.match(view.content(span))
         # One reason whatever it names (`could not import 'numpy'`, `... 'scipy'`): what differs is the name.
-        reason = _QUOTED.sub("''", found.group(1)) if found is not None else None
+        reason = VARYING.sub('', found.group(1)) if found is not None else None
         if reason is not None and reason not in seen:
             seen.add(reason)
             picks.append(Pick(420 - len(picks) * 0.01, (span,), 'skipped'))
