@@ -1366,13 +1366,8 @@ MEASURED_TREE_PRIORITY = 330.0
 
 def _measured_tree(view: TextView, sample: list[Span]) -> bool:
     """Whether most sampled nodes of a tree open with a measure (a profiler's `├─ 0.243 process  tokens.py:18`)."""
-    nodes = [
-        node
-        for span in sample
-        if (depth := _tree_depth(line := view.content(span))) >= 0
-        for node in (_tree_node(line, depth),)
-    ]
-    measured = sum(1 for node in nodes if node.split() and _measure(node.split(None, 1)[0]) is not None)
+    nodes = [line for span in sample if _tree_depth(line := view.content(span)) >= 0]
+    measured = sum(1 for node in nodes if _MEASURED_NODE.match(node))
     return len(nodes) >= 3 and measured >= MEASURED_SHARE * len(nodes)
 
 
@@ -1649,16 +1644,6 @@ def _tree_extremes(view: TextView, rows: list[str], starts: list[int], direction
 
 _MEASURED_NODE = re.compile(r'[ \t│|`]*(?:├── |└── |\|-- |`-- |├─ |└─ )?(\d+(?:\.\d+)?) ')
 """A tree's node that opens with a number, after the lines drawn before it: the number, where its column is."""
-
-
-def _tree_node(row: str, depth: int) -> str:
-    """A tree's row without the lines drawn before its node."""
-    if depth < 0:
-        return row.lstrip()
-    for mark in _TREE_MARKS:
-        if row.startswith(mark, depth):
-            return row[depth + len(mark) :]
-    return row[depth:]
 
 
 def _names_column(name: str, subjects: tuple[str, ...]) -> bool:
