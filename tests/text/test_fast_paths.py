@@ -146,13 +146,14 @@ log_lines = st.lists(
 
 
 @settings(max_examples=150)
-@given(log_lines)
-def test_a_logs_failure_markers_are_the_same_lines_either_way(lines: list[str]) -> None:
+@given(log_lines, st.booleans())
+def test_a_logs_failure_markers_are_the_same_lines_either_way(lines: list[str], spread: bool) -> None:
+    # Spread over each marker's places (a log) or the first places in turn (a test run): the same either way.
     view = TextView(_log(lines))
-    scanned = _middle_hits(view, 0, view.end)
+    scanned = _middle_hits(view, 0, view.end, spread=spread)
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(preview_module, 'literal_places', lambda *args, **kwargs: None)
-        searched = _middle_hits(view, 0, view.end)
+        searched = _middle_hits(view, 0, view.end, spread=spread)
     assert scanned == searched
     assert all(any(marker in view.content(span) for marker in MIDDLE_MARKERS) for span in scanned)
 

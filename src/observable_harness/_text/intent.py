@@ -1034,7 +1034,6 @@ PER_TERM = 6
 """Lines each term keeps in the running, however many lines the commoner terms hold."""
 RANKED = 16
 """Lines put in order by what they add: a preview shows a handful, the read offer covers the rest."""
-_BOUNDARY = re.compile(r'\w')
 
 
 @dataclass(frozen=True, slots=True)
@@ -1484,17 +1483,24 @@ def _line_end(text: str, start: int) -> int:
 def whole_token(text: str, position: int, size: int) -> bool:
     """Whether the hit is a token of its own: no word character touches it, nor, for a hyphenated name (a flag,
     a package), a hyphen that goes on into another word (`--exclude` in `--exclude-backups`)."""
+    # `isalnum() or == '_'` is what `\w` matches, at a fraction of a regex call's cost on this hot path.
     before = text[position - 1] if position > 0 else ' '
+    if before.isalnum() or before == '_':
+        return False
     end = position + size
     after = text[end] if end < len(text) else ' '
-    if _BOUNDARY.match(before) or _BOUNDARY.match(after):
+    if after.isalnum() or after == '_':
         return False
     if (after == '-' or before == '-') and '-' in text[position:end]:
-        if after == '-' and _BOUNDARY.match(text[end + 1 : end + 2] or ' '):
+        if after == '-' and _word_char(text[end + 1 : end + 2]):
             return False
-        if before == '-' and position > 1 and _BOUNDARY.match(text[position - 2]):
+        if before == '-' and position > 1 and _word_char(text[position - 2]):
             return False
     return True
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == '_'
 
 
 DEFINED = 1.6
@@ -1559,14 +1565,18 @@ def _defined_at(text: str, start: int, end: int, position: int, size: int) -> bo
     after = position + size
     if text.startswith('>:', after):
         return True
-    lead = text[start:position]
     if text.startswith('(', after):
-        if lead.strip(' \t'):
+        if text[start:position].strip(' \t'):
             return False
-    elif not (text.startswith('-', position) and _OPTION_LEAD.fullmatch(lead) and whole_token(text, position, size)):
+    elif not (
+        text.startswith('-', position)
+        and _OPTION_LEAD.fullmatch(text, start, position)
+        and whole_token(text, position, size)
+    ):
         return False
     following = text.find('\n', end + 1)
     body = text[end + 1 : following if following != -1 else len(text)]
+    lead = text[start:position]
     indent = len(lead) - len(lead.lstrip(' \t'))
     return bool(body.strip()) and len(body) - len(body.lstrip(' \t')) > indent
 

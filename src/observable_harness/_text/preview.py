@@ -586,7 +586,10 @@ def _class_picks(
         # Shapes with a digest of their own find their failures there; a log's can sit anywhere.
         # The middle begins after the head lines classified: the rest of the head is searched like the middle.
         classified_to = head[:CLASSIFIED_HEAD][-1][1] if head else 0
-        for span in _middle_hits(view, classified_to, tail[0][0] if tail else view.end, utf8):
+        middle = _middle_hits(
+            view, classified_to, tail[0][0] if tail else view.end, utf8, spread=shape.kind is ShapeKind.log
+        )
+        for span in middle:
             if span not in classes:
                 content = view.content(span)[:_CLASSIFIED_CHARS]
                 line_class = alert_class(content)
@@ -784,7 +787,10 @@ def _holds(text: str, char: str, present: dict[str, bool]) -> bool:
     return held
 
 
-def _middle_hits(view: TextView, begin: int, end: int, utf8: bytes | None = None) -> list[Span]:
+def _middle_hits(view: TextView, begin: int, end: int, utf8: bytes | None = None, *, spread: bool = True) -> list[Span]:
+    """Lines of `[begin, end)` holding a failure marker, at most `MAX_MIDDLE_HITS`. With `spread` (a log, whose later
+    errors may be of other kinds), each marker takes at most `MARKER_HITS` of them, spread over its places;
+    without, the first places of each marker in turn (a test run, whose digest finds its failures by itself)."""
     text = view.text
     begin = max(begin, end - MIDDLE_SCAN_CHARS)
     if end <= begin:
@@ -808,8 +814,14 @@ def _middle_hits(view: TextView, begin: int, end: int, utf8: bytes | None = None
         if listed is None and not all(_holds(text, char, present) for char in marker):
             continue
         at = None if listed is None else [begin + place for place in listed]
-        spans = list(islice(view.lines_holding(marker, begin, end, at), MIDDLE_SPREAD))
-        for span in _spread(spans, min(MAX_MIDDLE_HITS - len(found), MARKER_HITS)):
+        room = MAX_MIDDLE_HITS - len(found)
+        if spread:
+            spans = _spread(
+                list(islice(view.lines_holding(marker, begin, end, at), MIDDLE_SPREAD)), min(room, MARKER_HITS)
+            )
+        else:
+            spans = list(islice(view.lines_holding(marker, begin, end, at), room))
+        for span in spans:
             found[span[0]] = span
     return [found[start] for start in sorted(found)]
 
