@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import json
 import logging
+import re
 import shutil
 import tempfile
 from collections import defaultdict
@@ -90,8 +91,12 @@ def load_cases(path: Path = HERE / 'cases.json') -> list[Case]:
     cases: list[Case] = []
     for item in raw['cases']:
         text = (path.parent / 'captures' / item['file']).read_text(encoding='utf-8')
-        value: Any = json.loads(text) if item.get('structured') else text
-        facts = tuple(fact if isinstance(fact, str) else tuple(fact) for fact in item['facts'])
+        structured = bool(item.get('structured'))
+        value: Any = json.loads(text) if structured else text
+        facts = tuple(
+            (_compact_json_fact(fact) if structured else fact) if isinstance(fact, str) else tuple(fact)
+            for fact in item['facts']
+        )
         cases.append(
             Case(
                 id=item['id'],
@@ -107,6 +112,16 @@ def load_cases(path: Path = HERE / 'cases.json') -> list[Case]:
             )
         )
     return cases
+
+
+_KEY_SEPARATOR = re.compile(r'"\s*:\s+')
+
+
+def _compact_json_fact(fact: str) -> str:
+    """A fact copied from a line of a pretty-printed JSON capture (`"percent_covered": 96.9,`), as compact JSON
+    spells it (`"percent_covered":96.9,`): the tool returns the parsed value, and every configuration shows the
+    model compact JSON, so a fact is judged on its content, not on the capture's indentation."""
+    return _KEY_SEPARATOR.sub('":', fact).removesuffix(' {').removesuffix(' [')
 
 
 def fact_seen(fact: str | tuple[str, ...], seen: str) -> bool:
