@@ -256,7 +256,7 @@ _DIAGNOSTIC = re.compile(
     r'|\s+--> \S+:\d+:\d+',
     re.IGNORECASE,
 )
-_SPELLING = re.compile(r'\S+:\d+: (\S+) ==> ')
+_SPELLING = re.compile(r':\d+: (\S+) ==> ')
 """A spelling checker's finding (codespell): `networkx/utils/misc.py:285: supercedes ==> supersedes`."""
 _ARROW = re.compile(r'\s*--> \S+:\d+(?::\d+)?\s*$')
 """Where a diagnostic printed with its source points (ruff's and rustc's full format): `  --> src/app.py:12:5`."""
@@ -403,7 +403,7 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.test_run, 'tests')
     if _over(nonblank, lambda line: bool(_DIAGNOSTIC.match(line)), 0.4):
         return Shape(ShapeKind.diagnostics, 'lines')
-    if ' ==> ' in joined and _over(nonblank, lambda line: bool(_SPELLING.match(line)), 0.4):
+    if ' ==> ' in joined and _over(nonblank, lambda line: bool(_SPELLING.search(line)), 0.4):
         return Shape(ShapeKind.diagnostics, 'lines')  # a spelling checker's findings: the word is the code
     if '-->' in joined and _snippets(nonblank):
         return Shape(ShapeKind.diagnostics, 'snippets')
@@ -438,7 +438,7 @@ def _snippets(lines: list[str]) -> bool:
     return arrows >= ARROWS and _over(lines, lambda line: bool(_ARROW.match(line) or _SNIPPET.match(line)), 0.7)
 
 
-_CARET = re.compile(r'\s*\^-*\^? [A-Z]{1,4}\d{2,5} \((?:error|warning|info|style|note)\): ')
+_CARET = re.compile(r'\s*\^-*\^? ([A-Z]{1,4}\d{2,5}) \((?:error|warning|info|style|note)\): ')
 """A finding under the source it marks (shellcheck): `    ^-- SC2086 (info): Double quote to prevent globbing`."""
 _CARET_PLACE = re.compile(r'In (\S.*) line \d+:$')
 """The place above such findings and their source line: `In /usr/bin/ucf line 593:`."""
@@ -2056,12 +2056,10 @@ _CODE_STYLES = (
     _CodeStyle(re.compile(r'^(?:error|warning)\[([A-Z]\d{4})\]', re.MULTILINE), '[{code}]'),  # rustc, cargo
     _CodeStyle(re.compile(r'^([A-Z]{1,4}\d{2,5}) (?=\S)', re.MULTILINE), '\n{code} '),  # ruff's full format
     _CodeStyle(re.compile(r'(?<=\S) \[([a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*)\]$', re.MULTILINE), ' [{code}]'),  # sphinx
-    _CodeStyle(
-        re.compile(r'[\^-] ([A-Z]{1,4}\d{2,5}) \((?:error|warning|info|style|note)\): '), ' {code} ('
-    ),  # shellcheck
-    _CodeStyle(re.compile(r'^>> Issue: \[([A-Z]+\d+):', re.MULTILINE), '>> Issue: [{code}:'),  # bandit
+    _CodeStyle(_CARET, ' {code} ('),  # shellcheck
+    _CodeStyle(re.compile('^' + _ISSUE.pattern, re.MULTILINE), '>> Issue: [{code}:'),  # bandit
     # codespell: the word it flags is the code, a one-off word the likely typo among names it flags everywhere.
-    _CodeStyle(re.compile(r':\d+: (\S+) ==> '), ': {code} ==> '),
+    _CodeStyle(_SPELLING, ': {code} ==> '),
 )
 CENSUS_CHARS = 256 * 1024
 """Diagnostics up to this size are counted by code in full (one regex pass, ~1 ms per 100 KB); larger ones by the
