@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, AnyStr, cast
 
+from .counting import newlines
 from .scan import char_offsets, literal_places, literal_places_utf8, usable
 
 __all__ = ['Intent', 'LineMatch', 'Matches', 'Term', 'TermKind', 'find_matches', 'whole_token']
@@ -1617,7 +1618,7 @@ def find_matches(
     if not intent or not text:
         return Matches()
     avoid = intent.avoid
-    lines_total = total_lines if total_lines is not None else text.count('\n') + 1
+    lines_total = total_lines if total_lines is not None else newlines(text) + 1
     sample = [line.lower() for line in sample_lines]
     sampled = _sampled_counts(intent.terms, sample)
     priors = [_sample_prior(count, len(sample)) for count in sampled]

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice, takewhile
 
+from .counting import newlines
 from .intent import (
     HIT_CHARS,
     MAX_CANDIDATES,
@@ -214,7 +215,7 @@ def select_preview(
     total = len(text)
     view = TextView(text)
     if total <= budget:
-        lines = (text.count('\n') + (0 if view.end < total else 1)) if text else 0
+        lines = (newlines(text) + (0 if view.end < total else 1)) if text else 0
         return Preview(text, total, total, lines, lines, 0)
     head = view.head(HEAD_LINES, HEAD_CHARS)
     head_stop = head[-1][1] if head else 0
@@ -223,7 +224,7 @@ def select_preview(
     sample = view.windows(middle_floor, middle_ceiling, SAMPLE_WINDOWS, SAMPLE_LINES)
     longest = max((span[1] - span[0] for span in (*head, *tail)), default=0)
     if (len(head) <= 3 and head_stop >= view.end) or (len(head) < 4 and longest > budget):
-        total_lines = text.count('\n') + (0 if view.end < total else 1)
+        total_lines = newlines(text) + (0 if view.end < total else 1)
         records = _records(view, budget, total_lines, intent, offer_chars)
         return records if records is not None else _long_lines(view, budget, total_lines, intent)
     # The exact line count comes from the render (kept lines and gaps add up to it): a megabyte's newlines
@@ -1006,7 +1007,7 @@ def _render(view: TextView, kept: dict[int, _Line]) -> tuple[str, int, int, int,
     for start in sorted(kept):
         line = kept[start]
         if start > cursor:
-            skipped = text.count('\n', cursor, start)
+            skipped = newlines(text, cursor, start)
             if skipped:
                 out.append(_gap(skipped))
                 places += 1
@@ -1018,7 +1019,7 @@ def _render(view: TextView, kept: dict[int, _Line]) -> tuple[str, int, int, int,
         kept_chars += kept_part + (1 if has_break else 0)
         cursor = line.span[1] + 1
     if cursor <= view.end:
-        remaining = text.count('\n', cursor, view.end) + 1
+        remaining = newlines(text, cursor, view.end) + 1
         out.append(_gap(remaining))
         places += 1
         lines += remaining
