@@ -278,25 +278,13 @@ def test_a_write_failing_midway_raises_and_never_replaces_the_old_payload(
         raise OSError(code, os.strerror(code))
 
     if failing == 'write':
-        original_fdopen = os.fdopen
+        original_write = os.write
 
-        class FailingFile:
-            def __init__(self, file: Any) -> None:
-                self.file = file
+        def write(fd: int, data: Any) -> int:
+            # The payload's file fails; the test runner's own output (descriptors 1 and 2) still goes out.
+            return original_write(fd, data) if fd <= 2 else fail()
 
-            def __enter__(self) -> FailingFile:
-                return self
-
-            def __exit__(self, *exc: object) -> None:
-                self.file.close()
-
-            write = staticmethod(fail)
-
-        def fdopen(fd: int, mode: str = 'r', *args: Any, **kwargs: Any) -> Any:
-            file = original_fdopen(fd, mode, *args, **kwargs)
-            return FailingFile(file) if 'w' in mode else file
-
-        monkeypatch.setattr(os, 'fdopen', fdopen)
+        monkeypatch.setattr(os, 'write', write)
     else:
         monkeypatch.setattr(os, failing, fail)
     with pytest.raises(OSError, match=os.strerror(code)) as raised:
@@ -310,8 +298,7 @@ def test_a_write_failing_midway_raises_and_never_replaces_the_old_payload(
 def test_a_directory_pruned_between_mkdir_and_open_is_made_again(
     store: LocalFileStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    run(store.write('run/call.0', b'x'))
-    (store.root / 'run' / 'call.0').unlink()
+    run(store.write('run/call.0', b'x'))  # the root exists; the run's directory is made by the write below
     real_makedirs = os.makedirs
     calls: list[str] = []
 
@@ -322,10 +309,10 @@ def test_a_directory_pruned_between_mkdir_and_open_is_made_again(
             os.rmdir(name)  # what a concurrent prune of an old, empty directory does
 
     monkeypatch.setattr(os, 'makedirs', makedirs_then_lose_it)
-    assert run(store.write('run/call.1', b'landed')) == 'run/call.1'
+    assert run(store.write('next-run/call.1', b'landed')) == 'next-run/call.1'
     assert len(calls) == 2
     monkeypatch.undo()
-    assert run(store.read('run/call.1')) == b'landed'
+    assert run(store.read('next-run/call.1')) == b'landed'
 
 
 # --- pruning -------------------------------------------------------------------------------------

@@ -129,8 +129,9 @@ def _open_temporary(root: str, directory: str, name: str) -> tuple[int, str]:
     while existing != root and not os.path.lexists(existing):
         existing = os.path.dirname(existing)
     _refuse_outward(existing, root)
-    os.makedirs(directory, mode=0o700, exist_ok=True)
-    _refuse_outward(directory, root)  # again: a link may have been planted while the rest was created
+    if existing != directory:  # a run's first write; later ones find its directory and create nothing
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        _refuse_outward(directory, root)  # again: a link may have been planted while the rest was created
     temporary = os.path.join(directory, f'.{name}.{secrets.token_hex(6)}.tmp')
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC
     return os.open(temporary, flags, 0o600), temporary
@@ -150,11 +151,15 @@ def write_atomically(root: str, segments: list[str], data: bytes, *, durable: bo
         # A concurrent prune removed the (empty, old) directory after makedirs: make it again.
         fd, temporary = _open_temporary(root, directory, segments[-1])
     try:
-        with os.fdopen(fd, 'wb') as file:
-            file.write(data)
+        try:
+            # Straight to the descriptor: a file object would add three system calls and a buffer to pass through.
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
             if durable:
-                file.flush()
-                os.fsync(file.fileno())
+                os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(temporary, final)
     except BaseException:
         with contextlib.suppress(OSError):
