@@ -8,6 +8,7 @@ hands the unit to the spill's `then`.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,11 @@ from tests.agents import Script, call, done, handle_in, respond, text_of, tool_r
 from tests.otel import OTelHarness
 
 from observable_harness import ToolOutputLimits
+from observable_harness._text import preview as preview_module
 from observable_harness._text.hashing import content_hash
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore, Spill, Truncate
+from observable_harness.tool_output_limits import _capability as capability_module
 from observable_harness.tool_output_limits._payload import Measurer
 from observable_harness.tool_output_limits._spill import render_stand_in
 
@@ -50,9 +53,9 @@ def test_the_default_store_is_written_scrubbed_from_a_worker_thread(
     writers: list[int] = []
     write_file = store._write_file
 
-    def recorded(segments: list[str], data: bytes) -> None:
+    def recorded(segments: list[str], data: bytes, opened: Callable[[], None] | None = None) -> None:
         writers.append(threading.get_ident())
-        write_file(segments, data)
+        write_file(segments, data, opened)
 
     monkeypatch.setattr(store, '_write_file', recorded)
     loop_threads: list[int] = []
@@ -129,3 +132,58 @@ def test_binary_output_is_scrubbed_before_it_is_stored(tmp_path: Path) -> None:
     stored = (tmp_path / handle_in(stand_in)).read_bytes()
     assert stand_in.startswith('[Binary output of deploy')
     assert TOKEN.encode() not in stored and stored.startswith(b'\x89PNG\r\n\x1a\n') and stored.endswith(b'\xff\xfe')
+
+
+def test_the_worker_scans_and_writes_while_the_loop_chooses_and_renders_the_preview(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The loop's thread holds the GIL while it builds the preview; without being handed it, the worker would
+    # begin its write only once the preview is done. Generous waits make the order certain on a slow machine.
+    monkeypatch.setattr(capability_module, 'HANDOVER_WAIT', 30.0)
+    events: list[str] = []
+    store = LocalFileStore(base_dir=tmp_path)
+    write_file = store._write_file
+
+    def recorded(segments: list[str], data: bytes, opened: Callable[[], None] | None = None) -> None:
+        def marked() -> None:
+            events.append('write begins')
+            if opened is not None:
+                opened()
+
+        write_file(segments, data, marked)
+
+    render = preview_module._render
+
+    def rendered(view: Any, kept: Any) -> Any:
+        events.append('render begins')
+        return render(view, kept)
+
+    monkeypatch.setattr(store, '_write_file', recorded)
+    monkeypatch.setattr(preview_module, '_render', rendered)
+    result = _agent(ToolOutputLimits(store=store), []).run_sync('go')
+
+    assert events == ['write begins', 'render begins']
+    [stand_in] = [text_of(part) for part in tool_returns(result.all_messages(), 'deploy')]
+    assert (tmp_path / handle_in(stand_in)).read_bytes().endswith(b'exit status 1\n')
+
+
+def test_a_worker_that_does_not_come_is_waited_for_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A job the pool has not started yet (its threads all busy): the loop's thread stops waiting after one wait.
+    monkeypatch.setattr(capability_module, 'HANDOVER_WAIT', 0.001)
+    unit = Measurer(serializer=None, over_tokens=False, tokenizer=None, strip_ansi=False).unit(
+        PAYLOAD, tool_name='deploy', tool_call_id='x', part='return_value', key='k'
+    )
+    job = capability_module._SpillJob(unit, None, LocalFileStore())
+    waits: list[float] = []
+    for stage in job._stages:
+        real_wait = stage.wait
+
+        def counted(timeout: float | None = None, real_wait: Callable[[float | None], bool] = real_wait) -> bool:
+            waits.append(timeout or 0.0)
+            return real_wait(timeout)
+
+        monkeypatch.setattr(stage, 'wait', counted)
+    job.hand_over()
+    job.hand_over()
+    job.hand_over()
+    assert waits == [0.001]

@@ -197,13 +197,16 @@ def select_preview(
     intent: Intent | None = None,
     offer_chars: int = 0,
     utf8: bytes | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> Preview:
     """At most `budget` characters of `text`, chosen by intent, shape and line class.
 
     `offer_chars` is room to leave when intent finds more lines than fit, for the caller's offer
     to read them back: when `Preview.offer` is set, the preview's text is at most `budget - offer_chars`.
     `utf8` is `text` as UTF-8 (`surrogatepass`) when the caller has it (a spill writes it): the request's
-    terms and the log markers are searched there instead of in a fresh encoding of the text.
+    terms and the log markers are searched there instead of in a fresh encoding of the text. `pause` is
+    called once the lines are chosen, before the gaps between them are counted (a spill's worker thread
+    is let go on then, see `StoreInProgress.hand_over`).
 
     >>> log = '\\n'.join(['$ make test'] + [f'test {i} ok' for i in range(500)] + ['ERROR: 1 test failed', 'exit=2'])
     >>> preview = select_preview(log, 150)
@@ -353,6 +356,8 @@ def select_preview(
             room -= offer_chars
             kept = _pack(view, picks, room, widest_gap, sizes)
             offer = _offer(text, matches, kept, holding)
+    if pause is not None:
+        pause()
     rendered, kept_chars, places, kept_count, total_lines = _render(view, kept)
     if note:
         rendered = f'{note}\n{rendered}'

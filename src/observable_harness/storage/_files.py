@@ -14,6 +14,7 @@ import re
 import secrets
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from .._text.hashing import content_hash
@@ -137,11 +138,14 @@ def _open_temporary(root: str, directory: str, name: str) -> tuple[int, str]:
     return os.open(temporary, flags, 0o600), temporary
 
 
-def write_atomically(root: str, segments: list[str], data: bytes, *, durable: bool = False) -> None:
+def write_atomically(
+    root: str, segments: list[str], data: bytes, *, durable: bool = False, opened: Callable[[], None] | None = None
+) -> None:
     """Write `data` to `root/<segments>` through a temporary file and a rename, so no reader sees half of it.
 
     `root` is a real path (no links in it); directories are created private (`0700`), the file `0600`.
-    A link planted on the way that leaves `root` is refused with `ForbiddenHandle`.
+    A link planted on the way that leaves `root` is refused with `ForbiddenHandle`. `opened` is called once
+    the temporary file is open, right before its bytes are written.
     """
     directory = os.path.join(root, *segments[:-1])
     final = os.path.join(directory, segments[-1])
@@ -152,6 +156,8 @@ def write_atomically(root: str, segments: list[str], data: bytes, *, durable: bo
         fd, temporary = _open_temporary(root, directory, segments[-1])
     try:
         try:
+            if opened is not None:
+                opened()
             # Straight to the descriptor: a file object would add three system calls and a buffer to pass through.
             view = memoryview(data)
             while view:

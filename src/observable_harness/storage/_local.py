@@ -7,6 +7,7 @@ import logging
 import os
 import stat
 from collections import Counter as Tally
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -121,14 +122,15 @@ class LocalFileStore(AgePruning):
         self._schedule_prune()
         return '/'.join(segments)
 
-    def write_from_thread(self, key: str, data: bytes) -> str:
+    def write_from_thread(self, key: str, data: bytes, *, opened: Callable[[], None] | None = None) -> str:
         """`write` for a caller already on a worker thread: the same checks, the same atomic file, no event loop.
 
         `ToolOutputLimits` scrubs, hashes and writes a spill in one trip to a worker thread with it, while
-        the event loop builds the stand-in.
+        the event loop builds the stand-in. `opened` is called once the file is open, right before the bytes
+        are written (the write itself releases the GIL: a thread that holds it meanwhile may go on then).
         """
         segments = key_segments(key)
-        self._write_file(segments, data)
+        self._write_file(segments, data, opened)
         self._schedule_prune()
         return '/'.join(segments)
 
@@ -180,10 +182,10 @@ class LocalFileStore(AgePruning):
 
     # --- worker-thread bodies -----------------------------------------------------------------
 
-    def _write_file(self, segments: list[str], data: bytes) -> None:
+    def _write_file(self, segments: list[str], data: bytes, opened: Callable[[], None] | None = None) -> None:
         root = self._checked_root(create=True)
         assert root is not None
-        write_atomically(root, segments, data, durable=self.durable)
+        write_atomically(root, segments, data, durable=self.durable, opened=opened)
 
     def _read_file(self, segments: list[str]) -> bytes:
         root = self._checked_root(create=False)

@@ -24,7 +24,7 @@ from ..storage import (
     UnknownHandle,
     UnsafeStoreRoot,
 )
-from ._actions import ActionUnavailable, Passthrough, Reduced, ReductionAction, ReductionEnv
+from ._actions import ActionUnavailable, Passthrough, Reduced, ReductionAction, ReductionEnv, StoreInProgress
 from ._bands import Band
 from ._capability import DEFAULT_BANDS, ToolOutputLimits
 from ._payload import Unit
@@ -51,6 +51,7 @@ __all__ = [
     'Serializer',
     'Spill',
     'StoreError',
+    'StoreInProgress',
     'Summarize',
     'SummarizeFunc',
     'Tokenizer',

@@ -8,7 +8,7 @@ own) subclass `ReductionAction`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 
@@ -21,7 +21,15 @@ if TYPE_CHECKING:
 
 from ._payload import Unit
 
-__all__ = ['ActionUnavailable', 'Outcome', 'Passthrough', 'Reduced', 'ReductionAction', 'ReductionEnv']
+__all__ = [
+    'ActionUnavailable',
+    'Outcome',
+    'Passthrough',
+    'Reduced',
+    'ReductionAction',
+    'ReductionEnv',
+    'StoreInProgress',
+]
 
 Outcome: TypeAlias = str
 """What was applied in the end: `truncate`, `spill`, `summarize`, `unchanged`, or an extension's name."""
@@ -46,6 +54,22 @@ class Reduced:
     """Where the full payload was stored, when it was."""
     details: Mapping[str, AttributeValue] = field(default_factory=dict[str, AttributeValue])
     """Extra span attributes from the action (catalog keys; counts and names only, never content)."""
+
+
+class StoreInProgress(Protocol):
+    """A store `ReductionEnv.begin_store` began on a worker thread: awaited, it gives the handle."""
+
+    def __await__(self) -> Generator[Any, Any, str]: ...
+
+    def hand_over(self) -> None:
+        """Let the worker take the GIL for its next step that releases it (the secret scan, the write), if it
+        is running: call it between steps of work of your own on the event loop, which holds the GIL meanwhile.
+
+        CPython hands the GIL to a waiting thread only every few milliseconds unless its holder blocks: without
+        this, the worker waits for the end of the caller's work instead of scanning and writing beside it.
+        Waits a fraction of a millisecond at most, and not at all once the worker was not there when last asked.
+        """
+        ...
 
 
 class ReductionEnv(Protocol):
@@ -81,13 +105,13 @@ class ReductionEnv(Protocol):
         """
         ...
 
-    def begin_store(self, unit: Unit) -> Awaitable[str]:
+    def begin_store(self, unit: Unit) -> StoreInProgress:
         """Start storing the whole of `unit` now, and return what to await for its handle.
 
         What `store(unit, unit.data)` does, begun at once on a worker thread: encoding, scrubbing and
         hashing the payload there, and the write too when the store can write from a thread, so the
-        caller can build what the model will see on the event loop meanwhile. Awaiting raises what a
-        failed write raised.
+        caller can build what the model will see on the event loop meanwhile (handing the worker the
+        GIL between its steps, see `StoreInProgress.hand_over`). Awaiting raises what a failed write raised.
         """
         ...
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import copy
 import dataclasses
+import functools
 import logging
+import threading
 import warnings
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -166,7 +168,7 @@ class _Env:
         telemetry.report_spill_write(unit.tool_name, store_name, len(data))
         return handle
 
-    def begin_store(self, unit: Unit) -> Awaitable[str]:
+    def begin_store(self, unit: Unit) -> _StoreInProgress:
         store = self._limits.overflow_store
         job = _SpillJob(unit, self._limits.scrubber, store)
         try:
@@ -177,7 +179,7 @@ class _Env:
             # Submitted now, not when first awaited: the worker scrubs and writes while the caller builds
             # the stand-in on the loop.
             started = loop.run_in_executor(None, job.run)
-        return self._finish_store(unit, store, job, started)
+        return _StoreInProgress(self._finish_store(unit, store, job, started), job if started is not None else None)
 
     async def _finish_store(
         self, unit: Unit, store: OverflowStore, job: _SpillJob, started: asyncio.Future[None] | None
@@ -200,40 +202,92 @@ class _Env:
         return handle
 
 
-class _SpillJob:
-    """What a spill does off the event loop: encode, hash, scrub, and write when the store can from a thread."""
+HANDOVER_WAIT = 0.0003
+"""Seconds the event loop's thread waits at most for the spill's worker to reach its next step that releases the GIL:
+room for a pool thread to wake and open a file, not for a worker's own work under the GIL (encoding text outside
+ASCII, replacing secrets), during which the loop could have gone on with its own work."""
 
-    __slots__ = ('counts', 'data', 'failure', 'handle', 'scrubber', 'unit', 'write')
+
+class _SpillJob:
+    """What a spill does off the event loop: encode, hash, scrub, and write when the store can from a thread.
+
+    Its two long steps release the GIL: the secret gate's scan and the write. Between them it needs the GIL,
+    which the loop's thread holds while it builds the stand-in; CPython would make it wait for that to end
+    (or for its switch interval, 5 ms), so the loop's thread hands it over at two points (`hand_over`): once
+    the job is submitted, until the worker is in its scan, and before the preview's last step, until the
+    worker is in its write. Each stage is marked when reached, and all of them when the job ends, however.
+    """
+
+    __slots__ = ('_handed', '_stages', 'counts', 'data', 'failure', 'handle', 'scrubber', 'unit', 'write')
 
     def __init__(self, unit: Unit, scrubber: Scrubber | None, store: OverflowStore) -> None:
         self.unit = unit
         self.scrubber = scrubber
+        self._stages = (threading.Event(), threading.Event())  # in its scan; in its write
+        self._handed = 0
         # Only LocalFileStore's own write is known to be safe to call from a thread; a subclass that
         # overrides `write` (or any other store) is written through its async `write` on the loop.
         self.write: Callable[[str, bytes], str] | None = None
         if isinstance(store, LocalFileStore) and type(store).write is LocalFileStore.write:
-            self.write = store.write_from_thread
+            self.write = functools.partial(store.write_from_thread, opened=self._stages[1].set)
         self.data = b''
         self.counts: Mapping[str, int] = {}
         self.handle: str | None = None
         self.failure: Exception | None = None
 
     def run(self) -> None:
+        try:
+            self._run()
+        finally:
+            for stage in self._stages:
+                stage.set()
+
+    def _run(self) -> None:
         unit = self.unit
         data = unit.data
         _ = unit.content_hash  # the decision reports it; hashed here, not on the loop
         text = unit.text
+        self._stages[0].set()  # what follows at once is the gate's scan, with the GIL released
         if text is not None:
             data, self.counts = scrub_utf8(self.scrubber, text, data)
         elif self.scrubber is not None:
             scrubbed = self.scrubber.scrub_bytes(data)  # bytes may still be text that holds a secret
             data, self.counts = scrubbed.text, scrubbed.counts
         self.data = data
-        if self.write is not None:
+        if self.write is None:
+            self._stages[1].set()  # nothing more to hand over for: the loop writes through the store
+        else:
             try:
                 self.handle = self.write(unit.key, data)
             except Exception as error:
                 self.failure = error
+
+    def hand_over(self) -> None:
+        """On the loop's thread: wait until the worker is in its next stage, `HANDOVER_WAIT` at most. A worker that
+        did not come in time waits for a thread of the pool or is slow: it is not waited for again."""
+        if self._handed >= len(self._stages):
+            return
+        stage = self._stages[self._handed]
+        self._handed += 1
+        if not stage.wait(HANDOVER_WAIT):
+            self._handed = len(self._stages)
+
+
+class _StoreInProgress:
+    """What `begin_store` returns: awaited, the handle; `hand_over` lets a submitted job's worker go on."""
+
+    __slots__ = ('_job', '_waiter')
+
+    def __init__(self, waiter: Coroutine[Any, Any, str], job: _SpillJob | None) -> None:
+        self._waiter = waiter
+        self._job = job
+
+    def __await__(self) -> Generator[Any, Any, str]:
+        return self._waiter.__await__()
+
+    def hand_over(self) -> None:
+        if self._job is not None:
+            self._job.hand_over()
 
 
 @dataclass

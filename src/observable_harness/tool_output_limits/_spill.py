@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -70,6 +71,7 @@ class Spill(ReductionAction):
         utf8 = unit.data if wanted else None
         pending = env.begin_store(unit)
         try:
+            pending.hand_over()  # until the worker is in its scan: it then scans while the preview is chosen
             body = stand_in_body(
                 unit,
                 preview_chars=self.preview_chars,
@@ -77,6 +79,7 @@ class Spill(ReductionAction):
                 intent=intent,
                 offer_chars=_offer_reserve(env.read_tool_name, unit.key),
                 utf8=utf8,
+                pause=pending.hand_over,  # until it is in its write: it then writes while the preview is rendered
             )
         except BaseException:
             with contextlib.suppress(Exception):
@@ -190,12 +193,14 @@ def stand_in_body(
     intent: Intent | None = None,
     offer_chars: int = 0,
     utf8: bytes | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> StandInBody:
     """The stand-in's lines under its header: a shape sketch for structured values, and the preview.
 
     With a salient preview and `offer_chars`, the preview leaves that room when lines the request names
     did not all fit, for the read offer `StandInBody.render` adds once the handle is known. `utf8` is the
-    unit's text as UTF-8 when the caller has it already (see `select_preview`).
+    unit's text as UTF-8 when the caller has it already, and `pause` is called between choosing a salient
+    preview's lines and rendering them (see `select_preview`).
     """
     if unit.text is None:
         return StandInBody([])
@@ -212,7 +217,7 @@ def stand_in_body(
     if preview is TruncationStrategy.salient:
         from .._text.preview import select_preview  # loaded with the first preview, not with the library
 
-        chosen = select_preview(text, preview_chars, intent=intent, offer_chars=offer_chars, utf8=utf8)
+        chosen = select_preview(text, preview_chars, intent=intent, offer_chars=offer_chars, utf8=utf8, pause=pause)
         parts.append(f'Preview ({_basis(chosen)}):')
         parts.append(chosen.text)
         return StandInBody(parts, chosen, offer_chars)
