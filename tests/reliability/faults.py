@@ -1,9 +1,9 @@
 """Disks that fail: a real tiny tmpfs (full, then remounted read-only), or a simulated one where mounting is refused.
 
 Both kinds run in `make test` where they can: the tmpfs is the real thing (the kernel's ENOSPC part-way
-through a write, the kernel's EROFS), the simulation runs everywhere (an `os.fdopen` wrapper that writes
-what fits under the byte budget and then raises ENOSPC, and an `os.open` wrapper that raises EROFS for
-new files). Test ids say which ran: `[tmpfs]` or `[simulated]`.
+through a write, the kernel's EROFS), the simulation runs everywhere (an `os.write` wrapper that writes
+what fits under the byte budget, as a short write, and then raises ENOSPC, and an `os.open` wrapper that
+raises EROFS for new files). Test ids say which ran: `[tmpfs]` or `[simulated]`.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def tiny_disk(kind: str, path: Path, capacity: int, monkeypatch: pytest.MonkeyPa
             subprocess.run(['umount', '-l', str(path)], check=False)
         return
     simulated = _SimulatedDisk(str(path), capacity)
-    monkeypatch.setattr(os, 'fdopen', simulated.fdopen)
+    monkeypatch.setattr(os, 'write', simulated.write)
     monkeypatch.setattr(os, 'open', simulated.open)
     yield Disk(path, kind, capacity, simulated.make_read_only)
 
@@ -71,7 +71,7 @@ class _SimulatedDisk:
         self.capacity = capacity
         self.read_only = False
         self.lock = threading.Lock()
-        self._fdopen = os.fdopen
+        self._write = os.write
         self._open = os.open
 
     def make_read_only(self) -> None:
@@ -92,39 +92,15 @@ class _SimulatedDisk:
             raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.fspath(path))
         return self._open(path, flags, mode, dir_fd=dir_fd)
 
-    def fdopen(self, fd: int, mode: str = 'r', *args: Any, **kwargs: Any) -> Any:
-        file = self._fdopen(fd, mode, *args, **kwargs)
-        if 'w' in mode and self._under(os.readlink(f'/proc/self/fd/{fd}')):
-            return _FillingFile(file, self)
-        return file
-
-
-class _FillingFile:
-    """Writes what still fits on the simulated disk, then raises ENOSPC, as a full file system does."""
-
-    def __init__(self, file: Any, disk: _SimulatedDisk) -> None:
-        self._file = file
-        self._disk = disk
-
-    def write(self, data: bytes) -> int:
-        with self._disk.lock:  # one writer at a time, so each sees the room the others left
-            room = self._disk.capacity - self._disk.used()
-            if len(data) > room:
-                self._file.write(data[: max(0, room)])
-                self._file.flush()
+    def write(self, fd: int, data: Any) -> int:
+        """What fits, as a full file system writes it: a short write, then ENOSPC when nothing more fits."""
+        if not self._under(os.readlink(f'/proc/self/fd/{fd}')):
+            return self._write(fd, data)
+        with self.lock:  # one writer at a time, so each sees the room the others left
+            room = self.capacity - self.used()
+            if room <= 0 and len(data):
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-            written = self._file.write(data)
-            self._file.flush()
-            return written
-
-    def __enter__(self) -> _FillingFile:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._file.close()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._file, name)
+            return self._write(fd, data[:room])
 
 
 class StallingProxy:
