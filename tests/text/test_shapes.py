@@ -154,6 +154,58 @@ def test_a_traceback_mid_log_gives_its_exception_and_the_innermost_own_frame() -
     ]
 
 
+_CHAINED = """\
+127.0.0.1 - - [01/Dec/2026 17:17:38] "GET /health HTTP/1.1" 200 -
+[2026-12-01 17:17:38,003] ERROR in app: Exception on /convert [GET]
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/zoneinfo/_common.py", line 12, in load_tzdata
+    return resources.files(package_name).joinpath(resource_name).open("rb")
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<frozen importlib._bootstrap>", line 1140, in _find_and_load_unlocked
+ModuleNotFoundError: No module named 'tzdata'
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/srv/venv/lib/python3.11/site-packages/flask/app.py", line 902, in dispatch_request
+    return self.ensure_sync(self.view_functions[rule.endpoint])(**view_args)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/srv/tzapi/app.py", line 57, in convert
+    dst = zoneinfo.ZoneInfo(request.args["to"])
+          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/usr/lib/python3.11/zoneinfo/_common.py", line 24, in load_tzdata
+    raise ZoneInfoNotFoundError(f"No time zone found with key {key}")
+zoneinfo._common.ZoneInfoNotFoundError: 'No time zone found with key CET+1'
+127.0.0.1 - - [01/Dec/2026 17:17:38] "GET /convert?to=CET%2B1 HTTP/1.1" 500 -
+"""
+
+
+def test_a_frame_a_request_names_brings_its_source_line_and_the_exception_it_led_to() -> None:
+    view = TextView(_CHAINED)
+    log = Shape(ShapeKind.log)
+    frame = view.line_at(_CHAINED.index('  File "/srv/tzapi/app.py"'))
+    assert [view.content(span) for span in context(view, log, frame)] == [
+        '    dst = zoneinfo.ZoneInfo(request.args["to"])',
+        "zoneinfo._common.ZoneInfoNotFoundError: 'No time zone found with key CET+1'",
+    ]
+    # In a chained traceback, a frame of the first one led to the first exception, not to the last.
+    first = view.line_at(_CHAINED.index('  File "<frozen'))
+    assert [view.content(span) for span in context(view, log, first)] == [
+        "ModuleNotFoundError: No module named 'tzdata'"
+    ]
+
+
+def test_a_traceback_a_request_names_by_its_first_line_brings_what_it_raised_and_where() -> None:
+    view = TextView(_CHAINED)
+    second = view.line_at(_CHAINED.rindex('Traceback (most recent call last):'))
+    shown = [view.content(span) for span in context(view, Shape(ShapeKind.log), second)]
+    assert shown[:3] == [
+        "zoneinfo._common.ZoneInfoNotFoundError: 'No time zone found with key CET+1'",
+        '  File "/srv/tzapi/app.py", line 57, in convert',
+        '    dst = zoneinfo.ZoneInfo(request.args["to"])',
+    ]
+
+
 def test_a_traceback_under_a_rule_brings_the_lines_above_the_rule() -> None:
     # socketserver prints a rule, then where the request came from, then the traceback.
     log = '\n'.join(

@@ -1201,12 +1201,27 @@ def own_frame(path: str) -> bool:
     return not any(marker in path for marker in _NOT_OWN_CODE)
 
 
+def _raised_below(view: TextView, frame: Span) -> list[Span]:
+    """The exception line that ends the traceback a frame is in: the first line below it that is neither
+    indented nor another frame (a frame tells where, its exception what happened there)."""
+    for line in view.forward(frame, TRACEBACK_REACH):
+        text = view.content(line)
+        if text[:1].isspace() or not text.strip() or PYTHON_FRAME.match(text):
+            continue
+        return [] if text.startswith(('During handling', 'The above exception', 'Traceback (')) else [line]
+    return []
+
+
+TRACEBACK_REACH = 300
+"""Lines below a traceback's start looked at for its exception (a deep stack's frames take two or three lines each)."""
+
+
 def traceback_picks(view: TextView, traceback: Span, priority: float) -> list[Pick]:
     """The exception line and the innermost frame in the user's own code, for a `Traceback (...)` line."""
     frames: list[tuple[Span, Span | None]] = []
     exception: Span | None = None
     previous: Span | None = None
-    for line in view.forward(traceback, 300):
+    for line in view.forward(traceback, TRACEBACK_REACH):
         text = view.content(line)
         match = PYTHON_FRAME.match(text)
         if match:
@@ -1282,12 +1297,15 @@ def crash_frames(view: TextView, span: Span, reach: int = 6) -> list[Span]:
 
 
 def _traceback_of(view: TextView, span: Span) -> list[Span]:
-    """In a log: for a line a traceback follows (`ERROR ... Exception on /x`), the exception and the
-    innermost own frame; for a frame, its source line."""
+    """In a log: for a traceback's first line, or a line a traceback follows (`ERROR ... Exception on /x`), the
+    exception and the innermost own frame; for a frame, its source line and the exception it led to."""
     text = view.content(span)
     if PYTHON_FRAME.match(text):
         follower = view.next_line(span)
-        return [follower] if follower is not None and view.content(follower)[:1].isspace() else []
+        source = [follower] if follower is not None and view.content(follower)[:1].isspace() else []
+        return [*source, *_raised_below(view, span)]
+    if text.startswith('Traceback (most recent call last)'):
+        return [s for pick in traceback_picks(view, span, 0.0) for s in pick.spans]
     for line in view.forward(span, 2):
         if view.content(line).startswith('Traceback (most recent call last)'):
             return [s for pick in traceback_picks(view, line, 0.0) for s in pick.spans]
