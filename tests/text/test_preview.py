@@ -16,6 +16,7 @@ from observable_harness._text.cut import TruncationStrategy, cut_text
 from observable_harness._text.intent import Intent, TermKind, find_matches
 from observable_harness._text.layout import compact_json
 from observable_harness._text.preview import Preview, _diff_weight, _listing_weight, select_preview
+from observable_harness._text.shapes import TextView, _rare_rows, detect
 from tests.standins import capture, captures, line_with
 
 GAP = re.compile(r'\[… ([\d,]+) (line|record)s? …\]')
@@ -919,3 +920,48 @@ def test_a_request_naming_the_framework_does_not_pick_its_frames_over_the_except
     preview = asked(log, prompt, budget=600)
     assert 'IndexError: list index out of range' in preview.text
     assert '  File "/home/dev/notes/notes.py", line 21, in first_tag' in preview.text
+
+
+def _job_table(rows: int) -> str:
+    """`sqlite3 -header -column` output: each column as wide as its widest value, the last one padded too."""
+    lines = [
+        f'{"job":<24}  {"runner":<10}  {"attempts":<8}  {"status":<8}  {"note":<140}',
+        f'{"-" * 24}  {"-" * 10}  {"-" * 8}  {"-" * 8}  {"-" * 140}',
+    ]
+    for index in range(rows):
+        status, note = 'ok', ''
+        if index == 37:
+            status, note = 'FAILED', 'exit 137 (killed: out of memory)'
+        elif index == 81:
+            status = 'TIMEOUT'
+        elif index % 3 == 0:
+            status = 'retried'
+        job, runner = f'nightly-build-{index:03d}', f'runner-{index % 4}'
+        lines.append(f'{job:<24}  {runner:<10}  {1 + index % 2:<8}  {status:<8}  {note:<140}')
+    return '\n'.join(lines) + '\n'
+
+
+def test_a_tables_rows_holding_a_rare_value_of_a_column_of_few_values_are_shown() -> None:
+    """Among 120 jobs that passed or were retried, the one that failed and the one that timed out, unasked."""
+    table = _job_table(120)
+    preview = select_preview(table, 1_000)
+    assert_adds_up(preview, table, 1_000)
+    assert preview.shape == 'table'
+    shown = preview.text.splitlines()
+    assert any(line.startswith('nightly-build-037') and 'FAILED' in line and 'out of memory' in line for line in shown)
+    assert any(line.startswith('nightly-build-081') and 'TIMEOUT' in line for line in shown)
+    # Runner names (four values) and attempt counts (two) are common throughout: no row is rare for them.
+    view = TextView(table)
+    head = view.head(40, 4_000)
+    shape = detect(view, head, [])
+    rare = [view.content(span)[:17] for pick in _rare_rows(view, shape) for span in pick.spans]
+    assert rare == ['nightly-build-037', 'nightly-build-081']
+
+
+def test_a_row_padded_to_the_tables_width_is_cut_at_its_padding_first() -> None:
+    """A padded row longer than its room loses its trailing blanks, stated as a cut, before any of what it says."""
+    table = _job_table(120)
+    preview = select_preview(table, 1_000)
+    [failed] = [line for line in preview.text.splitlines() if line.startswith('nightly-build-037')]
+    row = table.splitlines()[2 + 37]
+    assert failed == f'{row.rstrip()} …[{len(row) - len(row.rstrip())} chars cut]…'

@@ -890,6 +890,12 @@ def _shown(view: TextView, line: _Line) -> tuple[str, int, int]:
 def _fit(content: str, limit: int, focus: int) -> tuple[str, int, int]:
     if len(content) <= limit * OVERSHOOT:
         return content, len(content), 0
+    blank = len(content) - len(content.rstrip())
+    if blank and (focus < 0 or focus < len(content) - blank):
+        # A row padded to its table's width (its last column empty, or short): the padding is what a cut drops
+        # first, stated like any other cut, not the end of what the row says.
+        shown, kept, cuts = _fit(content[:-blank], limit, focus)
+        return f'{shown} …[{blank:,} chars cut]…', kept, cuts + 1
     if focus >= 0:
         return _shorten_around(content, limit, focus)
     shown, kept = shorten_middle(content, limit, head_share=0.75)

@@ -16,10 +16,11 @@ from __future__ import annotations
 import heapq
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import accumulate, pairwise
+from itertools import accumulate, pairwise, repeat
 
 from .scan import literal_places
 
@@ -1471,7 +1472,97 @@ def _table_digest(view: TextView, shape: Shape, head: list[Span]) -> list[Pick]:
         )
     elif shape.numeric_column >= 0:
         picks.extend(_largest_rows(view, shape))
+    picks.extend(_rare_rows(view, shape))
     return picks
+
+
+RARE_MIN_ROWS = 20
+"""Rows a table needs before a value in it can be told rare."""
+RARE_DISTINCT = 0.05
+"""A column of few values (at most this share of the rows, or three): a status, a kind, a shift in minutes."""
+RARE_ROWS = 4
+"""Rows holding a rare value of such a column that a table's digest keeps: most often what is odd in it."""
+ALIGNED_SAMPLE = 200
+"""Rows of a column-aligned table read to find where its columns part."""
+
+
+def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
+    """Rows that hold a value found once or twice in a column of few values (one zone shifting 120 minutes among
+    zones shifting 0 or 60, one `FAILED` among `ok`s): what a reader scanning the table would stop at."""
+    assert shape.header is not None
+    if view.total > LARGEST_SCAN_CHARS:
+        return []
+    lines, starts = _rows_from(view, shape.header[1] + 1)
+    rows = [
+        (line, start)
+        for line, start in zip(lines, starts[:-1], strict=True)
+        if line.strip() and not (('---' in line or '===' in line) and _RULE.match(line))
+    ]
+    if len(rows) < RARE_MIN_ROWS:
+        return []
+    sample = [line for line, _ in rows[:ALIGNED_SAMPLE]]
+    lines = [line for line, _ in rows]
+    if shape.delimiter == ' ':
+        # The rule under the header (`------  ---`) marks each column's width; without one, where the header and the
+        # first rows hold characters.
+        rules = [view.content(span) for span in shape.header_extra if span[0] > shape.header[1]]
+        columns = _aligned_columns(rules[-1:] if rules else [view.content(shape.header), *sample])
+
+        def column_of(chosen: list[str], column: int) -> list[str]:
+            begin, end = columns[column]
+            return [line[begin:end].strip() for line in chosen]
+
+        width = len(columns)
+    else:
+        delimiter = shape.delimiter
+
+        def column_of(chosen: list[str], column: int) -> list[str]:
+            return [
+                fields[column].strip() if column < len(fields) else ''
+                for fields in map(str.split, chosen, repeat(delimiter))
+            ]
+
+        width = min(len(line.split(delimiter)) for line in sample)
+    few = max(3, int(RARE_DISTINCT * len(rows)))
+    rare = max(1, min(2, len(rows) // 100))
+    found: dict[int, int] = {}  # row index -> how often its rare value occurs (the rarer first)
+    sampled_few = max(3, int(RARE_DISTINCT * len(sample)))
+    for column in range(width):
+        # A column of many values among the first rows is one of names or measures: not read further.
+        if len(set(column_of(sample, column))) > sampled_few:
+            continue
+        values = column_of(lines, column)
+        counts = Counter(values)
+        if len(counts) < 2 or len(counts) > few or not counts.most_common(1)[0][0]:
+            continue  # one value throughout, many values, or a column mostly empty (a long value spilt into it)
+        for index, value in enumerate(values):
+            if value and counts[value] <= rare:
+                found[index] = min(counts[value], found.get(index, counts[value]))
+    if not found or len(found) > 2 * RARE_ROWS:
+        return []  # many odd rows are the table's texture, not its exceptions
+    chosen = sorted(found, key=lambda index: (found[index], index))[:RARE_ROWS]
+    return [
+        Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(rows[index][1]),), 'rare')
+        for rank, index in enumerate(sorted(chosen))
+    ]
+
+
+_BLANK = re.compile(r'\s')
+_MARK = re.compile(r'\S')
+_USED = re.compile(r'1+')
+
+
+def _aligned_columns(lines: list[str]) -> list[tuple[int, int]]:
+    """Where the columns of a column-aligned table lie: runs of positions that hold a character in some line,
+    parted by positions blank in every line (a value with a space in it, `New Zealand`, stays one cell)."""
+    width = max(map(len, lines))
+    used = 0
+    for line in lines:
+        used |= int(_BLANK.sub('0', _MARK.sub('1', line)).ljust(width, '0'), 2)
+    columns = [match.span() for match in _USED.finditer(format(used, f'0{width}b'))]
+    if columns:
+        columns[-1] = (columns[-1][0], 1 << 30)  # the last column runs to each line's end, however long
+    return columns
 
 
 LARGEST_SCAN_CHARS = 256 * 1024
