@@ -476,3 +476,37 @@ def test_a_querys_keywords_are_no_terms() -> None:
     intent = Intent.gather(args={'sql': 'SELECT package, version FROM pkgs WHERE section = "libs" ORDER BY size DESC'})
     assert not {'SELECT', 'FROM', 'WHERE', 'ORDER', 'BY', 'DESC'} & set(terms(intent))
     assert {'package', 'pkgs', 'section'} <= {term.key for term in intent.terms}
+
+
+def _report(values: list[str]) -> str:
+    """An install report's records (`pip install --dry-run --report -`), one `requires_python` each."""
+    records = [
+        f'    {{\n      "metadata": {{\n        "name": "pkg{index}",\n        "version": "1.{index}",\n'
+        f'        "requires_python": "{value}",\n        "summary": "Package {index} for Python 3.9 and later"\n'
+        '      }\n    }'
+        for index, value in enumerate(values)
+    ]
+    return '{\n  "install": [\n' + ',\n'.join(records) + '\n  ]\n}\n'
+
+
+def test_among_lines_of_one_key_the_odd_value_ranks_with_the_best_of_them() -> None:
+    """Asked whether any package refuses Python 3.9, the one `>=3.11` among `>=3.9`s and `>=3.8`s is the answer,
+    though the `>=3.9` lines also hold the version the request names."""
+    values = ['>=3.9'] * 9 + ['>=3.8'] * 6
+    values[10] = '>=3.11'
+    report = _report(values)
+    intent = Intent.gather(
+        text="I'll check each package's requires_python.", prompt='Will any of them refuse Python 3.9?'
+    )
+    top = [report[match.start : match.end].strip() for match in find_matches(report, intent).lines[:3]]
+    assert '"requires_python": ">=3.11",' in top
+
+
+def test_a_key_whose_values_mostly_differ_has_no_odd_value() -> None:
+    """Versions differ from record to record: none is odd, and the lines keep the order their terms give them."""
+    report = _report([f'>=3.{index}' for index in range(15)])
+    intent = Intent.gather(
+        text="I'll check each package's requires_python.", prompt='Will any of them refuse Python 3.9?'
+    )
+    [best] = [report[match.start : match.end].strip() for match in find_matches(report, intent).lines[:1]]
+    assert best == '"requires_python": ">=3.9",'

@@ -28,6 +28,7 @@ import json
 import math
 import re
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -1713,6 +1714,7 @@ def find_matches(
                 else:
                     wanted[slot] = left - 1
     scored: list[tuple[int, int, float, int, dict[int, float]]] = []
+    keyed: dict[int, tuple[str, str]] = {}  # line start -> (key, value), for lines a term matched in their key
     defining: set[int] = set()
     defined_rarity = _rarity(1, lines_total)
     for start in chosen:
@@ -1763,6 +1765,8 @@ def find_matches(
             values[slot] = value
             if value > best:
                 focus, best = position, value
+            if key_end[0] <= position - start < key_end[1] and key_end[1] < len(line):
+                keyed[start] = (lowered[key_end[0] : key_end[1]], line[key_end[1] :].strip(_VALUE_EDGES))
         for slot in list(values):
             # `contrib` inside `tqdm/contrib` is the same hit: the longer term speaks for both.
             key = terms[slot].key
@@ -1774,6 +1778,7 @@ def find_matches(
             values[slot] *= JOINED
             values[other] *= JOINED
         scored.append((start, end, sum(values.values()), focus, values))
+    scored = _odd_values_first(scored, keyed)
     scored.sort(key=lambda item: (-item[2], item[0]))
     finalists = scored[:MAX_CANDIDATES]
     for slot in sources:
@@ -1789,6 +1794,54 @@ def find_matches(
     hit_positions = tuple(tuple(position for _, position in hits) for hits in per_term)
     lines = _diverse(text, finalists, defining)
     return Matches(lines, terms, counts, len(scanned), exact, hit_lines, hit_positions)
+
+
+ODD_GROUP = 5
+"""Lines holding one key a request names, from which the odd values among them are told apart."""
+ODD_VALUE = 1.3
+"""How much more a line counts whose value for that key is found on one or two of them only, and at least as much
+as the best of them: asked about a setting of twenty packages, the one that differs (`"requires_python": ">=3.11"`
+among `">=3.9"`s) is the answer."""
+ODD_LINES = 3
+"""Lines at most that hold a key's odd values: more are the key's variety, not an exception to it."""
+_VALUE_EDGES = ' \t=:,|"\'{}[]'
+
+
+def _odd_values_first(
+    scored: list[tuple[int, int, float, int, dict[int, float]]], keyed: dict[int, tuple[str, str]]
+) -> list[tuple[int, int, float, int, dict[int, float]]]:
+    """`scored` with the lines whose value is rare among the lines holding the same key raised by `ODD_VALUE`."""
+    groups: dict[str, list[str]] = {}
+    for key, value in keyed.values():
+        groups.setdefault(key, []).append(value)
+    odd: dict[str, set[str]] = {}
+    for key, found in groups.items():
+        if len(found) < ODD_GROUP:
+            continue
+        counts = Counter(found)
+        if len(counts) < 2 or len(counts) > len(found) // 2:
+            continue  # one value throughout, or values that mostly differ (times, sizes, names): none is odd
+        rare = max(1, min(2, len(found) // 10))
+        values = {value for value, count in counts.items() if count <= rare}
+        if sum(counts[value] for value in values) <= ODD_LINES:
+            odd[key] = values
+    if not odd:
+        return scored
+    best: dict[str, float] = {}
+    for start, _, total, _, _ in scored:
+        pair = keyed.get(start)
+        if pair is not None and pair[0] in odd:
+            best[pair[0]] = max(best.get(pair[0], 0.0), total)
+    out: list[tuple[int, int, float, int, dict[int, float]]] = []
+    for start, end, total, focus, values in scored:
+        pair = keyed.get(start)
+        if pair is not None and pair[1] in odd.get(pair[0], ()) and total > 0:
+            # As high as the best line of its key, whatever other terms that one holds besides.
+            raised = max(total * ODD_VALUE, best[pair[0]])
+            values = {slot: value * raised / total for slot, value in values.items()}
+            total = raised
+        out.append((start, end, total, focus, values))
+    return out
 
 
 _RULE_AT_END = re.compile(r'(?:\(([A-Za-z][\w.-]{2,60})\)|\[([A-Za-z][\w.-]{2,60})\])\s*$')
