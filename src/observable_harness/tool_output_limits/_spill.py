@@ -71,7 +71,8 @@ class Spill(ReductionAction):
         utf8 = unit.data if wanted else None
         pending = env.begin_store(unit)
         try:
-            pending.hand_over()  # until the worker is in its scan: it then scans while the preview is chosen
+            if not positional:  # a cut by position is done in microseconds: nothing to run beside it
+                pending.hand_over()  # until the worker is in its scan: it then scans while the preview is chosen
             body = stand_in_body(
                 unit,
                 preview_chars=self.preview_chars,
