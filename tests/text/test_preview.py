@@ -965,3 +965,47 @@ def test_a_row_padded_to_the_tables_width_is_cut_at_its_padding_first() -> None:
     [failed] = [line for line in preview.text.splitlines() if line.startswith('nightly-build-037')]
     row = table.splitlines()[2 + 37]
     assert failed == f'{row.rstrip()} …[{len(row) - len(row.rstrip())} chars cut]…'
+
+
+def _server_log() -> str:
+    """A Flask dev server's log under load: access lines, and two kinds of 500, each logged with its traceback."""
+
+    def failure(path: str, line: int, function: str, source: str, exception: str) -> list[str]:
+        return [
+            f'[2026-12-01 17:17:38,003] ERROR in app: Exception on {path} [GET]',
+            'Traceback (most recent call last):',
+            '  File "/srv/venv/lib/python3.11/site-packages/flask/app.py", line 902, in dispatch_request',
+            '    return self.ensure_sync(self.view_functions[rule.endpoint])(**view_args)',
+            f'  File "/srv/tzapi/app.py", line {line}, in {function}',
+            f'    {source}',
+            exception,
+            f'127.0.0.1 - - [01/Dec/2026 17:17:38] "GET {path}?x=1 HTTP/1.1" 500 -',
+        ]
+
+    lines = [f'127.0.0.1 - - [01/Dec/2026 17:17:{i % 60:02d}] "GET /health HTTP/1.1" 200 -' for i in range(400)]
+    for at in (100, 140, 180, 220):  # the same bug again and again: each time its own traceback
+        lines[at:at] = failure(
+            '/convert',
+            57,
+            'convert',
+            'dst = zoneinfo.ZoneInfo(request.args["to"])',
+            "zoneinfo._common.ZoneInfoNotFoundError: 'No time zone found with key CET+1'",
+        )
+    lines[300:300] = failure(
+        '/offset-table',
+        64,
+        'offset_table',
+        'limit = int(request.args.get("limit", 20))',
+        "ValueError: invalid literal for int() with base 10: 'all'",
+    )
+    return '\n'.join(lines) + '\n'
+
+
+def test_each_kind_of_error_a_log_holds_comes_with_what_it_raised_and_where() -> None:
+    """Four tracebacks of one bug, then one of another: the second kind is shown with its exception and frame."""
+    log = _server_log()
+    preview = select_preview(log, 1_000)
+    assert_adds_up(preview, log, 1_000)
+    shown = preview.text.splitlines()
+    assert "ValueError: invalid literal for int() with base 10: 'all'" in shown
+    assert '  File "/srv/tzapi/app.py", line 64, in offset_table' in shown

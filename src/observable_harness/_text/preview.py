@@ -64,6 +64,7 @@ from .shapes import (
     own_frame,
     path_line,
     summary_section,
+    traceback_context,
     traceback_picks,
 )
 from .words import shorten_middle
@@ -635,11 +636,20 @@ def _class_picks(
         if frames:
             out.extend(_other_crashes(view, errors, limit))
     tracebacks = sorted(span for span in classes if view.content(span).startswith('Traceback (most recent call last)'))
-    out.extend(
-        (pick.priority, [_Line(s, limit, role='traceback') for s in pick.spans], pick.role)
-        for span in tracebacks[:3]
-        for pick in traceback_picks(view, span, 408.0)
-    )
+    raised: set[str] = set()
+    for span in tracebacks:
+        # The first traceback of each kind of exception (the line without what varies), three kinds at most: a
+        # server logs the same bug's traceback at every request that hits it.
+        found = traceback_picks(view, span, 408.0)
+        kind = VARYING.sub('', view.content(found[0].spans[0])) if found and found[0].role == 'traceback' else ''
+        if kind in raised:
+            continue
+        raised.add(kind)
+        out.extend(
+            (pick.priority, [_Line(s, limit, role='traceback') for s in pick.spans], pick.role) for pick in found
+        )
+        if len(raised) == TRACEBACK_KINDS:
+            break
     final = max(nonblank, default=None)
     summaries = sorted(
         span
@@ -723,6 +733,8 @@ def _definition_body(view: TextView, span: Span) -> list[Span]:
     return body
 
 
+TRACEBACK_KINDS = 3
+"""Tracebacks of different exceptions shown (the first of each) from the lines classified."""
 ERROR_KINDS = 5
 """Errors of different kinds a log holds shown, the first of each, above its repeats and its other lines."""
 ERROR_KIND_PRIORITY = 330.0
@@ -742,8 +754,14 @@ def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> 
         if kind in seen:
             continue
         seen.add(kind)
-        picks.append((ERROR_KIND_PRIORITY - 0.01 * len(picks), [_Line(span, limit, role='error')], 'error'))
-        if len(picks) == ERROR_KINDS:
+        priority = ERROR_KIND_PRIORITY - 0.01 * len(seen)
+        line = _Line(span, limit, role='error')
+        # An error a traceback follows (a server's `Exception on /path`) is read with what it raised and where.
+        raised = traceback_context(view, span)
+        if raised:
+            picks.append((priority, [line, *(_Line(s, limit, role='traceback') for s in raised)], 'error'))
+        picks.append((priority - 0.005, [line], 'error'))
+        if len(seen) == ERROR_KINDS:
             break
     return picks
 

@@ -775,7 +775,7 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
     if kind is ShapeKind.diagnostics and shape.variant == 'issues':
         return _issue_record(view, span)
     if kind is ShapeKind.log:
-        return _traceback_of(view, span) or [
+        return traceback_context(view, span) or [
             *_source_marker(view, span),
             *_message_head(view, span),
             *_parents(view, span),
@@ -1297,7 +1297,7 @@ def crash_frames(view: TextView, span: Span, reach: int = 6) -> list[Span]:
     return frames
 
 
-def _traceback_of(view: TextView, span: Span) -> list[Span]:
+def traceback_context(view: TextView, span: Span) -> list[Span]:
     """In a log: for a traceback's first line, or a line a traceback follows (`ERROR ... Exception on /x`), the
     exception and the innermost own frame; for a frame, its source line and the exception it led to."""
     text = view.content(span)
