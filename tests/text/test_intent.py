@@ -510,3 +510,36 @@ def test_a_key_whose_values_mostly_differ_has_no_odd_value() -> None:
     )
     [best] = [report[match.start : match.end].strip() for match in find_matches(report, intent).lines[:1]]
     assert best == '"requires_python": ">=3.9",'
+
+
+def test_things_a_request_names_with_a_version_are_kept_with_it() -> None:
+    intent = Intent.gather(
+        text='Checking the symbol versions; see version 2.3 of the guide.',
+        prompt='Will it run on an older distro with glibc 2.31, OpenSSL 1.1 and Python 3.10?',
+    )
+    assert intent.versions == (('glibc', (2, 31)), ('openssl', (1, 1)), ('python', (3, 10)))
+    assert Intent.gather(prompt='Does the build still pass?').versions == ()
+
+
+def test_asked_whether_it_runs_on_an_older_version_the_lines_needing_newer_ones_are_shown() -> None:
+    """`ldd -v` of many modules: hundreds of old symbol versions, and the three lines that need a newer glibc."""
+    lines: list[str] = []
+    for index in range(120):
+        lines += [
+            f'_mod{index}.cpython-311-x86_64-linux-gnu.so:',
+            '\tlinux-vdso.so.1 (0x00007ffd)',
+            '\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6',
+            '\tVersion information:',
+            f'\t./_mod{index}.cpython-311-x86_64-linux-gnu.so:',
+            '\t\tlibc.so.6 (GLIBC_2.2.5) => /lib/x86_64-linux-gnu/libc.so.6',
+            '\t\tlibc.so.6 (GLIBC_2.4) => /lib/x86_64-linux-gnu/libc.so.6',
+        ]
+    lines[300] = '\t\tlibc.so.6 (GLIBC_2.34) => /lib/x86_64-linux-gnu/libc.so.6'
+    lines[500] = '\t\tlibm.so.6 (GLIBC_2.35) => /lib/x86_64-linux-gnu/libm.so.6'
+    lines[650] = '\t\tlibc.so.6 (GLIBC_2.28) => /lib/x86_64-linux-gnu/libc.so.6'
+    output = '\n'.join(lines) + '\n'
+    intent = Intent.gather(prompt='Can we copy these modules to an image with glibc 2.31? What do they need?')
+    shown = select_preview(output, 1_000, intent=intent).text.splitlines()
+    assert '\t\tlibm.so.6 (GLIBC_2.35) => /lib/x86_64-linux-gnu/libm.so.6' in shown
+    assert '\t\tlibc.so.6 (GLIBC_2.34) => /lib/x86_64-linux-gnu/libc.so.6' in shown
+    assert '\t\tlibc.so.6 (GLIBC_2.28) => /lib/x86_64-linux-gnu/libc.so.6' not in shown  # older: it runs there

@@ -316,6 +316,9 @@ class Intent:
     extreme: int = 0
     """1 when the request asks for the largest of something ("the slowest tests", "the most complex
     functions"), -1 for the smallest ("the lowest coverage"), 0 otherwise: rows are then ranked by their numbers."""
+    versions: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """Things the request names with a version ("glibc 2.31", "OpenSSL 1.1"), lowercased, with the version's
+    numbers: asked whether something runs there, the lines needing a newer version of the same thing answer."""
 
     def __bool__(self) -> bool:
         return bool(self.terms)
@@ -386,7 +389,9 @@ class Intent:
             if term.key not in avoid  # said once to look past: the other mention is likely the same phrase
         ]
         terms.sort(key=lambda term: (-term.weight, -len(term.key)))
-        return cls(tuple(terms[:MAX_TERMS]), tuple(sorted(avoid)), _extreme(prompt, text, thinking))
+        return cls(
+            tuple(terms[:MAX_TERMS]), tuple(sorted(avoid)), _extreme(prompt, text, thinking), _versions(prompt, text)
+        )
 
 
 LISTED_ARGS = 6
@@ -500,6 +505,23 @@ def _extreme(*contents: str) -> int:
     if largest is None or smallest is None:
         return 1 if largest is not None else -1 if smallest is not None else 0
     return 1 if largest.start() < smallest.start() else -1
+
+
+_NAMED_VERSION = re.compile(r'\b([A-Za-z][A-Za-z0-9+]{1,19})[ _-]?v?(\d{1,4}(?:\.\d{1,4}){1,3})\b')
+"""A name and the version written after it: `glibc 2.31`, `OpenSSL 1.1`, `GLIBC_2.34`, `Python 3.10`."""
+_NOT_NAMES = frozenset(('version', 'versions', 'release', 'line', 'lines', 'page', 'step', 'section', 'and', 'or'))
+MAX_VERSIONS = 4
+
+
+def _versions(*contents: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The things the request (not the call's arguments) names with a version, the first version each."""
+    found: dict[str, tuple[int, ...]] = {}
+    for content in contents:
+        for match in _NAMED_VERSION.finditer(content):
+            name = match.group(1).lower()
+            if name not in _NOT_NAMES and name not in STOPWORDS and not name.isdigit():
+                found.setdefault(name, tuple(int(part) for part in match.group(2).split('.')))
+    return tuple(found.items())[:MAX_VERSIONS]
 
 
 _COMMAND = re.compile(r'(?:^|[|;&]+)\s*([^|;&]+)')

@@ -331,6 +331,11 @@ def select_preview(
         (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
         for pick in digest(view, shape, head, tail, sample, counted)
     )
+    if intent is not None and intent.versions:
+        picks.extend(
+            (priority, [_Line(span, match_limit, focus, role='intent')], 'intent')
+            for priority, span, focus in _newer_versions(view, intent.versions)
+        )
     if intent is not None and intent.extreme:
         picks.extend(
             (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
@@ -740,6 +745,38 @@ ERROR_KINDS = 5
 ERROR_KIND_PRIORITY = 330.0
 _LOG_PREFIX = re.compile(r'.{0,80}?\b(?:ERROR|FATAL|PANIC|CRITICAL|Error|error)\b:?\s*')
 """What stands before a log line's error message: its time, process, user and level."""
+
+
+NEWER_VERSIONS = 3
+"""Newer versions of a thing the request names with a version shown, the newest first, on the first line of each."""
+NEWER_VERSION_PRIORITY = 900.4
+_VERSION_AFTER = re.compile(r'[ _-]?v?(\d{1,4}(?:\.\d{1,4}){1,3})\b')
+_VERSION_HITS = 4_000
+
+
+def _newer_versions(view: TextView, versions: tuple[tuple[str, tuple[int, ...]], ...]) -> list[tuple[float, Span, int]]:
+    """For each thing the request names with a version (`glibc 2.31`), the first line holding each newer version of
+    it (`GLIBC_2.34`, `GLIBC_2.35`), newest first: asked whether something runs on the older one, what needs more."""
+    text = view.text
+    out: list[tuple[float, Span, int]] = []
+    for name, named in versions:
+        newer: dict[tuple[int, ...], int] = {}
+        hits = 0
+        for spelling in {name, name.upper(), name.capitalize()}:
+            position = text.find(spelling)
+            while position != -1 and hits < _VERSION_HITS:
+                hits += 1
+                before = text[position - 1 : position]
+                version = _VERSION_AFTER.match(text, position + len(spelling))
+                if version is not None and not (before.isalnum() or before == '_'):
+                    number = tuple(int(part) for part in version.group(1).split('.'))
+                    if number > named and position < newer.get(number, len(text)):
+                        newer[number] = position
+                position = text.find(spelling, position + len(spelling))
+        for number in sorted(newer, reverse=True)[:NEWER_VERSIONS]:
+            position = newer[number]
+            out.append((NEWER_VERSION_PRIORITY - 0.01 * len(out), view.line_at(position), position))
+    return out
 
 
 def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> list[tuple[float, list[_Line], str]]:
