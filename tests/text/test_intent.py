@@ -517,7 +517,7 @@ def test_things_a_request_names_with_a_version_are_kept_with_it() -> None:
         text='Checking the symbol versions; see version 2.3 of the guide.',
         prompt='Will it run on an older distro with glibc 2.31, OpenSSL 1.1 and Python 3.10?',
     )
-    assert intent.versions == (('glibc', (2, 31)), ('openssl', (1, 1)), ('python', (3, 10)))
+    assert intent.versions == (('glibc', (2, 31)), ('OpenSSL', (1, 1)), ('Python', (3, 10)))
     assert Intent.gather(prompt='Does the build still pass?').versions == ()
 
 

@@ -317,7 +317,7 @@ class Intent:
     """1 when the request asks for the largest of something ("the slowest tests", "the most complex
     functions"), -1 for the smallest ("the lowest coverage"), 0 otherwise: rows are then ranked by their numbers."""
     versions: tuple[tuple[str, tuple[int, ...]], ...] = ()
-    """Things the request names with a version ("glibc 2.31", "OpenSSL 1.1"), lowercased, with the version's
+    """Things the request names with a version ("glibc 2.31", "OpenSSL 1.1"), as written, with the version's
     numbers: asked whether something runs there, the lines needing a newer version of the same thing answer."""
 
     def __bool__(self) -> bool:
@@ -515,13 +515,14 @@ MAX_VERSIONS = 4
 
 def _versions(*contents: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """The things the request (not the call's arguments) names with a version, the first version each."""
-    found: dict[str, tuple[int, ...]] = {}
+    found: dict[str, tuple[str, tuple[int, ...]]] = {}
     for content in contents:
         for match in _NAMED_VERSION.finditer(content):
-            name = match.group(1).lower()
-            if name not in _NOT_NAMES and name not in STOPWORDS and not name.isdigit():
-                found.setdefault(name, tuple(int(part) for part in match.group(2).split('.')))
-    return tuple(found.items())[:MAX_VERSIONS]
+            name = match.group(1)
+            key = name.lower()
+            if key not in _NOT_NAMES and key not in STOPWORDS and key not in found:
+                found[key] = (name, tuple(int(part) for part in match.group(2).split('.')))
+    return tuple(found.values())[:MAX_VERSIONS]
 
 
 _COMMAND = re.compile(r'(?:^|[|;&]+)\s*([^|;&]+)')

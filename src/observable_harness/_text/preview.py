@@ -762,7 +762,7 @@ def _newer_versions(view: TextView, versions: tuple[tuple[str, tuple[int, ...]],
     for name, named in versions:
         newer: dict[tuple[int, ...], int] = {}
         hits = 0
-        for spelling in {name, name.upper(), name.capitalize()}:
+        for spelling in {name, name.lower(), name.upper(), name.capitalize()}:
             position = text.find(spelling)
             while position != -1 and hits < _VERSION_HITS:
                 hits += 1

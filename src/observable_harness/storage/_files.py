@@ -161,7 +161,10 @@ def write_atomically(
             # Straight to the descriptor: a file object would add three system calls and a buffer to pass through.
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view) :]
+                written = os.write(fd, view)
+                if not written:  # a file system that takes nothing and raises nothing: never spin on it
+                    raise OSError(errno.ENOSPC, 'the file system accepted no more bytes', temporary)
+                view = view[written:]
             if durable:
                 os.fsync(fd)
         finally:
