@@ -295,6 +295,24 @@ def test_a_write_failing_midway_raises_and_never_replaces_the_old_payload(
     assert files_under(store.root) == ['run/call.0']
 
 
+def test_a_file_system_that_takes_no_bytes_and_raises_nothing_fails_the_write_instead_of_hanging(
+    store: LocalFileStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run(store.write('run/call.0', b'old payload'))
+    original_write = os.write
+
+    def takes_nothing(fd: int, data: Any) -> int:
+        return original_write(fd, data) if fd <= 2 else 0
+
+    monkeypatch.setattr(os, 'write', takes_nothing)
+    with pytest.raises(OSError, match='accepted no more bytes') as raised:
+        run(store.write('run/call.0', b'new payload'))
+    monkeypatch.undo()
+    assert raised.value.errno == errno.ENOSPC
+    assert run(store.read('run/call.0')) == b'old payload'
+    assert files_under(store.root) == ['run/call.0']
+
+
 def test_a_directory_pruned_between_mkdir_and_open_is_made_again(
     store: LocalFileStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
