@@ -507,9 +507,16 @@ def _extreme(*contents: str) -> int:
     return 1 if largest.start() < smallest.start() else -1
 
 
-_NAMED_VERSION = re.compile(r'\b([A-Za-z][A-Za-z0-9+]{1,19})[ _-]?v?(\d{1,4}(?:\.\d{1,4}){1,3})\b')
+_NAMED_VERSION = re.compile(r'\b([A-Za-z][A-Za-z0-9+]{2,19})[ _-]?v?(\d{1,4}(?:\.\d{1,4}){1,3})\b')
 """A name and the version written after it: `glibc 2.31`, `OpenSSL 1.1`, `GLIBC_2.34`, `Python 3.10`."""
-_NOT_NAMES = frozenset(('version', 'versions', 'release', 'line', 'lines', 'page', 'step', 'section', 'and', 'or'))
+_NOT_NAMES = frozenset(
+    (
+        *('version', 'versions', 'release', 'line', 'lines', 'page', 'step', 'section', 'and', 'from', 'for'),
+        *('with', 'than', 'upgrade', 'upgraded', 'downgrade', 'bump', 'bumped', 'pin', 'pinned', 'the', 'below'),
+        *('above', 'before', 'after', 'since', 'until', 'over', 'under', 'into', 'onto', 'via', 'use', 'using'),
+    )
+)
+"""Words a version follows that are not what it is the version of ("upgrade to 3.1", "since 2.4")."""
 MAX_VERSIONS = 4
 
 

@@ -642,7 +642,7 @@ def _class_picks(
             out.extend(_other_crashes(view, errors, limit))
     tracebacks = sorted(span for span in classes if view.content(span).startswith('Traceback (most recent call last)'))
     raised: set[str] = set()
-    for span in tracebacks:
+    for span in tracebacks[:TRACEBACKS_READ]:
         # The first traceback of each kind of exception (the line without what varies), three kinds at most: a
         # server logs the same bug's traceback at every request that hits it.
         found = traceback_picks(view, span, 408.0)
@@ -740,6 +740,8 @@ def _definition_body(view: TextView, span: Span) -> list[Span]:
 
 TRACEBACK_KINDS = 3
 """Tracebacks of different exceptions shown (the first of each) from the lines classified."""
+TRACEBACKS_READ = 6
+"""Tracebacks read for their exception's kind, at most: each is walked to its end."""
 ERROR_KINDS = 5
 """Errors of different kinds a log holds shown, the first of each, above its repeats and its other lines."""
 ERROR_KIND_PRIORITY = 330.0
@@ -751,7 +753,11 @@ NEWER_VERSIONS = 3
 """Newer versions of a thing the request names with a version shown, the newest first, on the first line of each."""
 NEWER_VERSION_PRIORITY = 900.4
 _VERSION_AFTER = re.compile(r'[ _-]?v?(\d{1,4}(?:\.\d{1,4}){1,3})\b')
-_VERSION_HITS = 4_000
+_VERSION_STARTS = frozenset(' _-v0123456789')
+"""What may follow a name for a version to follow it: checked before the pattern is tried."""
+_VERSION_HITS = 256
+"""Places of a name looked at for a version after it: a name all over the output (`flask` in Flask's own diff)
+costs a microsecond a place."""
 
 
 def _newer_versions(view: TextView, versions: tuple[tuple[str, tuple[int, ...]], ...]) -> list[tuple[float, Span, int]]:
@@ -767,7 +773,8 @@ def _newer_versions(view: TextView, versions: tuple[tuple[str, tuple[int, ...]],
             while position != -1 and hits < _VERSION_HITS:
                 hits += 1
                 before = text[position - 1 : position]
-                version = _VERSION_AFTER.match(text, position + len(spelling))
+                after = position + len(spelling)
+                version = _VERSION_AFTER.match(text, after) if text[after : after + 1] in _VERSION_STARTS else None
                 if version is not None and not (before.isalnum() or before == '_'):
                     number = tuple(int(part) for part in version.group(1).split('.'))
                     if number > named and position < newer.get(number, len(text)):
