@@ -967,7 +967,7 @@ def test_a_row_padded_to_the_tables_width_is_cut_at_its_padding_first() -> None:
     assert failed == f'{row.rstrip()} …[{len(row) - len(row.rstrip())} chars cut]…'
 
 
-def _server_log() -> str:
+def _server_log(access: str = '/health') -> str:
     """A Flask dev server's log under load: access lines, and two kinds of 500, each logged with its traceback."""
 
     def failure(path: str, line: int, function: str, source: str, exception: str) -> list[str]:
@@ -982,7 +982,7 @@ def _server_log() -> str:
             f'127.0.0.1 - - [01/Dec/2026 17:17:38] "GET {path}?x=1 HTTP/1.1" 500 -',
         ]
 
-    lines = [f'127.0.0.1 - - [01/Dec/2026 17:17:{i % 60:02d}] "GET /health HTTP/1.1" 200 -' for i in range(400)]
+    lines = [f'127.0.0.1 - - [01/Dec/2026 17:17:{i % 60:02d}] "GET {access} HTTP/1.1" 200 -' for i in range(400)]
     for at in (100, 140, 180, 220):  # the same bug again and again: each time its own traceback
         lines[at:at] = failure(
             '/convert',
@@ -1009,3 +1009,15 @@ def test_each_kind_of_error_a_log_holds_comes_with_what_it_raised_and_where() ->
     shown = preview.text.splitlines()
     assert "ValueError: invalid literal for int() with base 10: 'all'" in shown
     assert '  File "/srv/tzapi/app.py", line 64, in offset_table' in shown
+
+
+def test_asked_about_a_servers_failures_each_kind_of_exception_outranks_lines_that_share_the_words() -> None:
+    """The request's words ('tracebacks', 'API', 'server', '500') are on many lines; the exceptions are the answer."""
+    log = _server_log(access='/api/v1/zones?server=eu-500 (api traceback sampling on)')
+    intent = Intent.gather(
+        text='Let me read the server log and look at the requests that returned 500 and the tracebacks.',
+        prompt='During the load run against our little API we saw some 500s. Which endpoints fail and why?',
+    )
+    shown = select_preview(log, 1_000, intent=intent, offer_chars=120).text.splitlines()
+    assert "ValueError: invalid literal for int() with base 10: 'all'" in shown
+    assert "zoneinfo._common.ZoneInfoNotFoundError: 'No time zone found with key CET+1'" in shown

@@ -745,6 +745,9 @@ TRACEBACKS_READ = 6
 ERROR_KINDS = 5
 """Errors of different kinds a log holds shown, the first of each, above its repeats and its other lines."""
 ERROR_KIND_PRIORITY = 330.0
+RAISED_KIND_PRIORITY = 900.5
+"""Where the first error of each kind a traceback follows ranks, with its exception and frame: with the request's
+best matches (a request's words matching every `Traceback` line, or `API` inside `Pacific/Apia`, said less)."""
 _LOG_PREFIX = re.compile(r'.{0,80}?\b(?:ERROR|FATAL|PANIC|CRITICAL|Error|error)\b:?\s*')
 """What stands before a log line's error message: its time, process, user and level."""
 
@@ -800,10 +803,12 @@ def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> 
         seen.add(kind)
         priority = ERROR_KIND_PRIORITY - 0.01 * len(seen)
         line = _Line(span, limit, role='error')
-        # An error a traceback follows (a server's `Exception on /path`) is read with what it raised and where.
-        raised = traceback_context(view, span)
+        # An error a traceback follows (a server's `Exception on /path`) is read with what it raised and where: an
+        # application's exception answers a question about its log before the lines that share the question's words.
+        raised = [below for below in traceback_context(view, span) if below[0] > span[0]]  # not the lines above it
         if raised:
-            picks.append((priority, [line, *(_Line(s, limit, role='traceback') for s in raised)], 'error'))
+            group = [line, *(_Line(s, limit, role='traceback') for s in raised)]
+            picks.append((RAISED_KIND_PRIORITY - 0.01 * len(seen), group, 'error'))
         picks.append((priority - 0.005, [line], 'error'))
         if len(seen) == ERROR_KINDS:
             break
