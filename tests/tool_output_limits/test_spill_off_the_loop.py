@@ -24,6 +24,7 @@ from observable_harness._text.hashing import content_hash
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore, Spill, Truncate
 from observable_harness.tool_output_limits import _capability as capability_module
+from observable_harness.tool_output_limits import _spill as spill_module
 from observable_harness.tool_output_limits._payload import Measurer
 from observable_harness.tool_output_limits._spill import render_stand_in
 
@@ -187,3 +188,22 @@ def test_a_worker_that_does_not_come_is_waited_for_once(monkeypatch: pytest.Monk
     job.hand_over()
     job.hand_over()
     assert waits == [0.001]
+
+
+def test_a_fault_in_choosing_the_preview_keeps_the_spill_and_shows_the_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise IndexError('a bug in a shape rule')
+
+    monkeypatch.setattr(preview_module, 'select_preview', broken)
+    monkeypatch.setattr(spill_module, '_warned', set[str]())  # warned once per process: not by an earlier test
+    store = LocalFileStore(base_dir=tmp_path)
+    with caplog.at_level('WARNING', logger='observable_harness'):
+        result = _agent(ToolOutputLimits(store=store), []).run_sync('go')
+    [stand_in] = [text_of(part) for part in tool_returns(result.all_messages(), 'deploy')]
+    handle = handle_in(stand_in)  # stored, and the model can read it back: not a cut of it
+    assert (tmp_path / handle).read_bytes().endswith(b'exit status 1\n')
+    assert 'Preview (first ' in stand_in and PAYLOAD.splitlines()[0] in stand_in and 'exit status 1' in stand_in
+    [warning] = [record.getMessage() for record in caplog.records if 'preview failed' in record.getMessage()]
+    assert 'IndexError' in warning and 'a bug in a shape rule' not in warning

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
@@ -218,10 +219,17 @@ def stand_in_body(
     if preview is TruncationStrategy.salient:
         from .._text.preview import select_preview  # loaded with the first preview, not with the library
 
-        chosen = select_preview(text, preview_chars, intent=intent, offer_chars=offer_chars, utf8=utf8, pause=pause)
-        parts.append(f'Preview ({_basis(chosen)}):')
-        parts.append(chosen.text)
-        return StandInBody(parts, chosen, offer_chars)
+        try:
+            chosen = select_preview(text, preview_chars, intent=intent, offer_chars=offer_chars, utf8=utf8, pause=pause)
+        except Exception as error:
+            # The preview is a view of what is stored: a fault in choosing it must not cost the model the handle
+            # (the spill would fall back to a cut). Its first and last lines stand in instead.
+            _warn_preview_failed(error)
+            preview = TruncationStrategy.head_tail
+        else:
+            parts.append(f'Preview ({_basis(chosen)}):')
+            parts.append(chosen.text)
+            return StandInBody(parts, chosen, offer_chars)
     head, tail = excerpt(text, preview_chars, preview)
     parts.append(f'Preview (first {head:,} and last {tail:,} of {len(text):,} chars):')
     if head:
@@ -230,6 +238,22 @@ def stand_in_body(
     if tail:
         parts.append(text[len(text) - tail :])
     return StandInBody(parts)
+
+
+_warned: set[str] = set()
+
+
+def _warn_preview_failed(error: Exception) -> None:
+    """Log, once per process and kind of error, that a spill's preview fell back to its first and last lines."""
+    kind = type(error).__name__
+    if kind in _warned:
+        return
+    _warned.add(kind)
+    logging.getLogger('observable_harness').warning(
+        "ToolOutputLimits: choosing a spill's preview failed (%s); the output was stored whole and its stand-in shows "
+        'its first and last lines instead. Please report this with the tool that produced the output.',
+        kind,
+    )
 
 
 def _basis(chosen: Preview) -> str:
