@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from unittest.mock import patch
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from observable_harness._text.cut import TruncationStrategy, cut_text
 from observable_harness._text.intent import Intent, TermKind, find_matches
 from observable_harness._text.layout import compact_json
 from observable_harness._text.preview import Preview, _diff_weight, _listing_weight, select_preview
+from observable_harness._text.scan import usable
 from observable_harness._text.shapes import TextView, _rare_rows, detect
 from tests.standins import capture, captures, line_with
 
@@ -1021,3 +1023,19 @@ def test_asked_about_a_servers_failures_each_kind_of_exception_outranks_lines_th
     shown = select_preview(log, 1_000, intent=intent, offer_chars=120).text.splitlines()
     assert "ValueError: invalid literal for int() with base 10: 'all'" in shown
     assert "zoneinfo._common.ZoneInfoNotFoundError: 'No time zone found with key CET+1'" in shown
+
+
+def test_an_error_deep_in_a_large_log_is_found_where_the_engine_scans_its_whole_middle() -> None:
+    """40,000 lines (2 MB): the one error sits 1.3 MB before the tail. A spill hands the preview the UTF-8 it writes,
+    and the engine scans all of the middle; searched marker by marker, only the last 512 KB are."""
+    if not usable('hyperscan'):
+        pytest.skip('the one-pass scan needs Hyperscan (the `fast` extra)')
+    lines = [
+        f'2026-11-29T10:{i // 60 % 60:02d}:{i % 60:02d} INFO worker-{i % 7} processed batch {i} ok'
+        for i in range(40_000)
+    ]
+    lines[12_345] = '2026-11-29T13:25:45 ERROR worker-4 batch 12345 failed: disk quota exceeded on /var/spool'
+    log = '\n'.join(lines) + '\n'
+    preview = select_preview(log, 1_000, utf8=log.encode())
+    assert_adds_up(preview, log, 1_000)
+    assert lines[12_345] in preview.text.splitlines()
