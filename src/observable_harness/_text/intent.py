@@ -507,7 +507,10 @@ def _extreme(*contents: str) -> int:
     return 1 if largest.start() < smallest.start() else -1
 
 
-_NAMED_VERSION = re.compile(r'\b([A-Za-z][A-Za-z0-9+]{2,19})[ _-]?v?(\d{1,4}(?:\.\d{1,4}){1,3})\b')
+_VERSION_AFTER_NAME = r'[ _-]?v?(\d{1,4}(?:\.\d{1,4}){1,3})\b'
+VERSION_AFTER = re.compile(_VERSION_AFTER_NAME)
+"""A version right after a name (`_2.34`, ` 3.10`, `-v1.1`): its dotted numbers in the first group."""
+_NAMED_VERSION = re.compile(r'\b([A-Za-z][A-Za-z0-9+]{2,19})' + _VERSION_AFTER_NAME)
 """A name and the version written after it: `glibc 2.31`, `OpenSSL 1.1`, `GLIBC_2.34`, `Python 3.10`."""
 _NOT_NAMES = frozenset(
     (
@@ -528,8 +531,13 @@ def _versions(*contents: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
             name = match.group(1)
             key = name.lower()
             if key not in _NOT_NAMES and key not in STOPWORDS and key not in found:
-                found[key] = (name, tuple(int(part) for part in match.group(2).split('.')))
+                found[key] = (name, version_numbers(match.group(2)))
     return tuple(found.values())[:MAX_VERSIONS]
+
+
+def version_numbers(version: str) -> tuple[int, ...]:
+    """`'2.34'` as `(2, 34)`: versions compare as tuples (2.4 < 2.34)."""
+    return tuple(int(part) for part in version.split('.'))
 
 
 _COMMAND = re.compile(r'(?:^|[|;&]+)\s*([^|;&]+)')

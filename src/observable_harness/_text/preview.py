@@ -37,10 +37,12 @@ from .intent import (
     MAX_CANDIDATES,
     PLACES_PER_TERM,
     SCAN_CHARS,
+    VERSION_AFTER,
     Intent,
     Matches,
     TermKind,
     find_matches,
+    version_numbers,
     whole_token,
 )
 from .lines import LineClass, alert_class, classify_line, classify_lines
@@ -760,7 +762,6 @@ _LOG_PREFIX = re.compile(r'.{0,80}?\b(?:ERROR|FATAL|PANIC|CRITICAL|Error|error)\
 NEWER_VERSIONS = 3
 """Newer versions of a thing the request names with a version shown, the newest first, on the first line of each."""
 NEWER_VERSION_PRIORITY = 900.4
-_VERSION_AFTER = re.compile(r'[ _-]?v?(\d{1,4}(?:\.\d{1,4}){1,3})\b')
 _VERSION_STARTS = frozenset(' _-v0123456789')
 """What may follow a name for a version to follow it: checked before the pattern is tried."""
 _VERSION_HITS = 256
@@ -782,9 +783,9 @@ def _newer_versions(view: TextView, versions: tuple[tuple[str, tuple[int, ...]],
                 hits += 1
                 before = text[position - 1 : position]
                 after = position + len(spelling)
-                version = _VERSION_AFTER.match(text, after) if text[after : after + 1] in _VERSION_STARTS else None
+                version = VERSION_AFTER.match(text, after) if text[after : after + 1] in _VERSION_STARTS else None
                 if version is not None and not (before.isalnum() or before == '_'):
-                    number = tuple(int(part) for part in version.group(1).split('.'))
+                    number = version_numbers(version.group(1))
                     if number > named and position < newer.get(number, len(text)):
                         newer[number] = position
                 position = text.find(spelling, position + len(spelling))

@@ -93,7 +93,7 @@ _CHUNK_CHARS = 16 * 1024
 class TextView:
     """Line lookups over one payload without splitting it."""
 
-    __slots__ = ('_blocks', '_unindented', 'end', 'text', 'total')
+    __slots__ = ('_blocks', '_unindented', 'end', 'rows', 'text', 'total')
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -101,6 +101,8 @@ class TextView:
         self._unindented: dict[int, list[int]] = {}
         """Per chunk of the text, where its unindented lines begin (found when first asked)."""
         self._blocks: bool | None = None
+        self.rows: dict[int, tuple[list[str], list[int]]] = {}
+        """Per offset, the lines from it on and where each starts (see `_rows_from`)."""
         self.end = self.total - 1 if text.endswith('\n') else self.total
         """End of the last line's content (a final line break does not open another line)."""
 
@@ -1492,10 +1494,10 @@ def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
     assert shape.header is not None
     if view.total > LARGEST_SCAN_CHARS:
         return []
-    lines, starts = _rows_from(view, shape.header[1] + 1)
+    texts, starts = _rows_from(view, shape.header[1] + 1)
     rows = [
         (line, start)
-        for line, start in zip(lines, starts[:-1], strict=True)
+        for line, start in zip(texts, starts[:-1], strict=True)
         if line.strip() and not (('---' in line or '===' in line) and _RULE.match(line))
     ]
     if len(rows) < RARE_MIN_ROWS:
@@ -1582,10 +1584,15 @@ def _largest_rows(view: TextView, shape: Shape) -> list[Pick]:
 
 
 def _rows_from(view: TextView, floor: int) -> tuple[list[str], list[int]]:
-    """The lines from `floor` on, and where each starts."""
-    rows = view.text[floor:].split('\n')
-    # Where row i starts: the lengths before it, and a line break after each.
-    return rows, [start + index for index, start in enumerate(accumulate(map(len, rows), initial=floor))]
+    """The lines from `floor` on, and where each starts (split once per text: a table's digest, its rare rows and
+    its extremes all read them; none may change them)."""
+    found = view.rows.get(floor)
+    if found is None:
+        rows = view.text[floor:].split('\n')
+        # Where row i starts: the lengths before it, and a line break after each.
+        starts = [start + index for index, start in enumerate(accumulate(map(len, rows), initial=floor))]
+        found = view.rows[floor] = (rows, starts)
+    return found
 
 
 EXTREME_ROWS = 6
