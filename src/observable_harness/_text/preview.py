@@ -777,7 +777,9 @@ def _newer_versions(view: TextView, versions: tuple[tuple[str, tuple[int, ...]],
     for name, named in versions:
         newer: dict[tuple[int, ...], int] = {}
         hits = 0
-        for spelling in {name, name.lower(), name.upper(), name.capitalize()}:
+        # In a fixed order (a set's would change with each process's string hashing, and with it which places the
+        # cap leaves out).
+        for spelling in dict.fromkeys((name, name.lower(), name.upper(), name.capitalize())):
             position = text.find(spelling)
             while position != -1 and hits < _VERSION_HITS:
                 hits += 1
