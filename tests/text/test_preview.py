@@ -674,6 +674,16 @@ def test_a_stanza_matched_by_its_name_brings_the_keys_that_follow_it() -> None:
     assert 'Package: libxml2-dev\n[… 10 lines …]\nField7: value 7 of xml2' in preview.text
 
 
+def test_a_record_headed_by_the_name_asked_about_brings_its_indented_lines() -> None:
+    """`apt-cache policy` of this machine's packages: asked about OpenSSL, the `openssl:` record (not the packages that
+    merely end in `-openssl`) with its installed and candidate versions and where each comes from."""
+    text = data('key_value', 'apt_cache_policy.txt')
+    preview = asked(text, 'Security asked whether OpenSSL on this Debian box is patched. What version is installed?')
+    record = text[text.index('\nopenssl:\n') + 1 :].split('\n')[:8]
+    assert '\n'.join(record) in preview.text
+    assert record[1].startswith('  Installed: ') and record[2].startswith('  Candidate: ')
+
+
 def test_a_trace_shows_the_library_it_opened_before_the_paths_it_tried() -> None:
     # A dynamic loader tries each directory of its search path: the lookups that failed name the library too.
     tried = [

@@ -106,6 +106,8 @@ GAP_FILL_CHARS = 160
 DEFINITION_BODY = 2
 """Lines after a matched definition that opens a block (a function's label, `def name(...):`) shown with it."""
 DEFINITION_PARAGRAPH = 6
+RECORD_BODY = 8
+"""Lines of the record indented under a matched heading (`openssl:` over its installed and candidate versions)."""
 """Lines of the paragraph indented under a matched definition a manual documents (an option, a signature) shown
 with it, up to the paragraph's end."""
 CRASH_PRIORITY = 905.0
@@ -733,11 +735,13 @@ def _class_picks(
 def _definition_body(view: TextView, span: Span) -> list[Span]:
     """The lines a matched definition brings: a block's first lines, or the paragraph indented under it."""
     content = view.content(span)
-    if content.rstrip().endswith((':', '{')):
+    bare = content.strip()
+    heading = bare.endswith(':') and len(bare.split()) == 1  # a record's heading (`openssl:`), not a block of code
+    if bare.endswith((':', '{')) and not heading:
         return list(view.forward(span, DEFINITION_BODY))
     indent = len(content) - len(content.lstrip(' \t'))
     body: list[Span] = []
-    for following in view.forward(span, DEFINITION_PARAGRAPH):
+    for following in view.forward(span, RECORD_BODY if heading else DEFINITION_PARAGRAPH):
         line = view.content(following)
         if not line.strip() or len(line) - len(line.lstrip(' \t')) <= indent:
             break
