@@ -41,6 +41,14 @@ def test_terms_come_from_every_source_with_their_kind() -> None:
     assert not {'Let', 'check', 'and', 'the', 'Why', 'does', 'since'} & set(found)
 
 
+def test_words_written_with_slashes_give_no_path_of_a_word_every_request_uses() -> None:
+    # `blank/comment/code` is three columns, not a file: its last part is the word `code`, weighed as a word.
+    intent = Intent.gather(text="I'll get the blank/comment/code counts for the stream implementation.")
+    assert all(term.kind is TermKind.word for term in intent.terms if term.key == 'code')
+    weights = {term.key: term.weight for term in intent.terms}
+    assert weights.get('code', 0.0) < weights['stream']
+
+
 def test_a_term_several_sources_name_weighs_more() -> None:
     once = {t.text: t.weight for t in Intent.gather(prompt='check shared_buffers').terms}
     twice = {t.text: t.weight for t in Intent.gather(text='shared_buffers', prompt='check shared_buffers').terms}

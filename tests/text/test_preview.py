@@ -731,6 +731,28 @@ def test_a_plain_word_of_the_models_prose_is_not_offered_once_the_file_it_named_
     assert preview.offer is None
 
 
+def test_the_read_offer_is_for_what_the_request_names_rather_than_the_directory_the_command_ran_in() -> None:
+    # Run in the project's directory, whose name is in the request too; what the request stresses is its streams.
+    rows = [
+        f'./src/{name}.c{" " * (40 - len(name))}{i * 7 % 300:>5}{i * 13 % 900:>8}{i * 31 % 4000:>8}'
+        for i, name in enumerate(
+            [
+                *(f'module{n}' for n in range(300)),
+                *(f'redis-tool{n}' for n in range(40)),
+                *(f't_stream{n}' for n in range(30)),
+            ]
+        )
+    ]
+    table = '\n'.join(['File' + ' ' * 40 + 'blank comment    code', '-' * 70, *sorted(rows), '-' * 70])
+    intent = Intent.gather(
+        args={'command': 'cd /srv/redis && cloc --by-file .'},
+        text="I'll count the code of each file to size the stream implementation.",
+        prompt='Roughly how much code is the Redis streams feature?',
+    )
+    preview = select_preview(table, 1_000, intent=intent, offer_chars=120)
+    assert preview.offer is not None and preview.offer.pattern == 'stream'
+
+
 def test_the_request_selects_the_rows_and_their_header() -> None:
     settings = capture('pg_settings_csv').text
     intent = Intent.gather(text='Let me check shared_buffers and work_mem.')

@@ -122,6 +122,25 @@ def test_an_unsorted_timing_table_keeps_its_largest_rows() -> None:
     assert line_with(imports, '36395 |') in kept
 
 
+def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_not() -> None:
+    """`cloc --by-file` of requests: a banner, a rule, the column names, a rule, the rows sorted by code, a `SUM:`."""
+    table = (_DATA / 'tables' / 'cloc_by_file_requests.txt').read_text(encoding='utf-8')
+    view, shape, *_ = look(table)
+    assert shape.kind is ShapeKind.table and shape.header is not None
+    assert view.content(shape.header).split() == ['File', 'blank', 'comment', 'code']
+    # Asked about two modules, their rows come first, under the header: the largest rows of the table (its sorted
+    # top) do not push them out of a tight budget. Its totals close the preview rather than the rule under them.
+    question = 'How much code are the requests adapters and sessions modules?'
+    tight = _asked(table, question, budget=600)
+    assert line_with(table, './src/requests/adapters.py ') in tight.text
+    assert line_with(table, './src/requests/sessions.py ') in tight.text
+    preview = _asked(table, question)
+    assert line_with(table, './src/requests/adapters.py ') in preview.text
+    assert line_with(table, './src/requests/sessions.py ') in preview.text
+    assert line_with(table, 'File ') in preview.text
+    assert preview.text.split('\n')[-2:] == [line_with(table, 'SUM: '), '[… 1 line …]']
+
+
 def test_a_table_row_brings_its_header() -> None:
     settings = capture('pg_settings_csv').text
     assert context_of(settings, 'work_mem,4096,kB') == [settings.split('\n', 1)[0]]

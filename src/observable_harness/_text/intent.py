@@ -1023,7 +1023,8 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
         if kind is TermKind.path:
             # A path's last part names the same thing where the output prints paths relative to elsewhere.
             base = re.split(r'[/\\]', token.rstrip('/\\'))[-1]
-            if base != token and len(base) >= _MIN_WORD and base.lower() not in STOPWORDS:
+            # Not a word every request uses (`code` of `blank/comment/code`): that names nothing of its own.
+            if base != token and len(base) >= _MIN_WORD and base.lower() not in STOPWORDS | GENERIC_WORDS:
                 yield Term(base, base.lower(), TermKind.path, weight * 0.8)
         elif kind is TermKind.identifier and '.' in token.strip('.') and _IDENTIFIER.fullmatch(token):
             # `json.dump`, `os.path.join`: profiles and tracebacks print the function by its own name.

@@ -62,6 +62,7 @@ from .shapes import (
     detect,
     digest,
     extreme_rows,
+    is_rule,
     lines_between,
     own_frame,
     path_line,
@@ -254,11 +255,14 @@ def select_preview(
 
     picks: list[tuple[float, list[_Line], str]] = []
     nonblank = [span for span in (*head, *tail) if view.content(span).strip()]
-    if nonblank:
-        picks.append((1000.0, [_Line(nonblank[-1], final_limit, role='final')], 'final'))
+    # The last line that says something: a rule closing a table (cloc's, under its `SUM:`) says nothing.
+    final_line = next((span for span in reversed(nonblank) if not is_rule(view.content(span))), None)
+    if final_line is not None:
+        picks.append((1000.0, [_Line(final_line, final_limit, role='final')], 'final'))
 
     counted = census(view, [*head, *sample, *tail]) if shape.kind is ShapeKind.diagnostics else None
     matches = Matches()
+    strong_rows = 0
     if intent:
         matches = find_matches(
             text,
@@ -325,6 +329,7 @@ def select_preview(
                         if sum(s[1] - s[0] + 1 for s in between) <= GAP_FILL_CHARS:
                             group += [_Line(s, plain_limit, role='context') for s in between]
                     strong_spans.append(span)
+                    strong_rows += span != shape.header
                 group.append(_Line(span, limit, match.focus, 'intent'))
                 if match.defines:
                     # A definition that opens a block (`<name>:`, `def name(...):`) brings its first lines; one a
@@ -336,8 +341,15 @@ def select_preview(
         if shape.kind is ShapeKind.history and shape.variant == 'git':
             picks.extend(_named_commits(view, shape, matches, plain_limit))
 
+    # A sorted table's top rows answer "which costs the most"; where the request names rows of its own and asks
+    # for no extreme, they rank under those rows (with the rest of what the table needs).
+    named_rows = intent is not None and not intent.extreme and bool(strong_rows)
     picks.extend(
-        (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
+        (
+            min(pick.priority, HEADER_PRIORITY - 0.5) if named_rows and pick.role == 'top' else pick.priority,
+            [_Line(s, plain_limit, role=pick.role) for s in pick.spans],
+            pick.role,
+        )
         for pick in digest(view, shape, head, tail, sample, counted)
     )
     if intent is not None and intent.versions:
@@ -1133,11 +1145,18 @@ def _offer(
     """The most specific term with lines the preview could not show, counted as the read tool would match it."""
     best_slot, best_value = -1, 0.0
     # A plain word from the model's prose ("changes") is no search to propose when it named something
-    # specific (a path, an identifier, a flag) that the output holds.
-    named = any(term.kind is not TermKind.word and matches.hit_lines[slot] for slot, term in enumerate(matches.terms))
+    # specific (a path, an identifier, a flag) that the output holds, and weighs as much.
+    named = max(
+        (
+            term.weight
+            for slot, term in enumerate(matches.terms)
+            if term.kind is not TermKind.word and matches.hit_lines[slot]
+        ),
+        default=0.0,
+    )
     for slot, term in enumerate(matches.terms):
         pattern = matches.exact.get(slot, term.text)
-        if len(pattern) < 3 or term.weight < OFFER_MIN_WEIGHT or (named and term.kind is TermKind.word):
+        if len(pattern) < 3 or term.weight < OFFER_MIN_WEIGHT or (term.kind is TermKind.word and named >= term.weight):
             continue  # a word the prompt used in passing is no search to propose
         starts = matches.hit_lines[slot]
         unshown = sum(1 for start in starts if start not in kept)

@@ -295,6 +295,13 @@ _OTHER_TESTS_MARKS = ('PASS', 'FAIL', '=== RUN ', 'test ', ' ... ')
 """Every line `_OTHER_TESTS` matches holds one of these."""
 _KEY_VALUE = re.compile(r'\s*["\']?[\w.\-/\[\]@$]+["\']?\s*(?:=|:(?=\s|$))\s*')
 _RULE = re.compile(r'\s*[-=+|: ]*[-=]{3,}[-=+|: ]*\s*$')
+
+
+def is_rule(line: str) -> bool:
+    """Whether the line is a rule (`-----`, `===+===`): it draws, it says nothing."""
+    return _RULE.match(line) is not None
+
+
 _NUMBER = re.compile(r'-?\d{1,3}(?:,\d{3})+(?:\.\d+)?%?$|-?\d+(?:[.,]\d+)?(?:/\d+)?%?$')
 _DIFF_START = ('diff --git ', 'diff -', '--- a/', 'Index: ')
 
@@ -535,6 +542,18 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
     # A rule under the header (psql's ---+---, coverage's -----) settles it.
     for index, line in enumerate(head_lines[1:12], start=1):
         if _RULE.match(line) and line.count('-') + line.count('=') >= 8 and head_lines[index - 1].strip():
+            if _boxed(head_lines, index):
+                # A header between two rules (cloc's): the line above the first rule is a banner, not column names.
+                return _table_shape(
+                    view,
+                    head,
+                    head_lines,
+                    index + 1,
+                    '|' if '|' in head_lines[index + 1] else ' ',
+                    (head[index + 2],),
+                    'aligned',
+                    sampled,
+                )
             delimiter = '|' if '|' in head_lines[index - 1] else ' '
             header = index - 1 if delimiter == '|' else _header_above_rows(head_lines, index - 1)
             if header != index - 1:
@@ -571,6 +590,21 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
             return _table_shape(view, head, head_lines, index, ' ', extra, 'aligned', sampled)
         return None
     return None
+
+
+def _boxed(lines: list[str], rule: int) -> bool:
+    """Whether the rule at `rule` opens a header boxed by another rule right under it, over rows."""
+    if rule + 3 >= len(lines):
+        return False
+    header, under, row = lines[rule + 1 : rule + 4]
+    return (
+        _lettered(header)
+        and len(header.split()) >= 2
+        and bool(_RULE.match(under))
+        and under.count('-') + under.count('=') >= 8
+        and bool(row.strip())
+        and not _RULE.match(row)
+    )
 
 
 _LOG_LEVEL = re.compile(r'\s*\[?(?:INFO|WARN(?:ING)?|ERROR|DEBUG|TRACE|CRITICAL|FATAL|NOTICE)\b')
