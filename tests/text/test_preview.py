@@ -583,6 +583,29 @@ def test_package_records_show_the_asked_packages_with_their_versions() -> None:
     assert 'Version: 1.0-0' in select_preview(text, 1_000).text
 
 
+def test_the_records_a_request_names_are_shown_at_their_matches_before_the_lists_last_record() -> None:
+    # `pip inspect`-like records, each with a long description: five of forty require typing-extensions.
+    records = [
+        {
+            'metadata': {
+                'name': f'package-{n}',
+                'version': f'{n}.0',
+                'description': ' '.join(f'Paragraph {k} of what package-{n} does and how.' for k in range(60)),
+                'requires_dist': [f'dependency-{n}>=1.{n}', *([f'typing-extensions>=4.{n}.0'] if n % 8 == 3 else [])],
+            },
+            'installer': 'pip',
+        }
+        for n in range(40)
+    ]
+    text = compact_json(records)
+    question = 'Which installed packages require typing-extensions, and which version?'
+    preview = select_preview(text, 1_000, intent=Intent.gather(prompt=question))
+    assert_adds_up(preview, text, 1_000)
+    named = [n for n in range(40) if f'"typing-extensions>=4.{n}.0"' in preview.text]
+    assert len(named) >= 4, preview.text
+    assert '"name":"package-39"' not in preview.text  # the last record requires nothing asked about
+
+
 def test_an_option_too_long_to_share_its_line_brings_its_help_under_it() -> None:
     # `node --help`: a long option's help starts on the next line, indented under the short options' help.
     lines = ['Usage: node [options] [ script.js ] [arguments]', '', 'Options:']

@@ -1257,6 +1257,9 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
         for rank, (span, focus, _) in enumerate(scored[:INTENT_GROUPS]):
             picks.append((900.0 - rank * 0.1, span, focus))
         chosen = [span for span, _, _ in scored]
+        if scored:
+            # A list's last record is one more record, not its result: the records the request names come first.
+            picks[0] = (LAST_RECORD_NAMED, picks[0][1], picks[0][2])
         if common is not None:
             offer = common
     picks.sort(key=lambda item: -item[0])
@@ -1282,7 +1285,7 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
             counted += skipped
             pieces.append(_record_gap(skipped) if skipped else f' …[{start - cursor:,} chars cut]… ')
             places += 1
-        shown, kept_part, cuts = _fit(text[start:end], limit, focus - start if focus >= 0 else -1)
+        shown, kept_part, cuts = _fit(text[start:end], _record_limit(limit, focus), focus - start if focus >= 0 else -1)
         pieces.append(shown)
         places += cuts
         kept_chars += kept_part
@@ -1322,6 +1325,15 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
     )
 
 
+def _record_limit(limit: int, focus: int) -> int:
+    """A record shown for what the request names there is cut to its opening and that place: shorter."""
+    return limit if focus < 0 else max(160, limit * 2 // 3)
+
+
+LAST_RECORD_NAMED = 400.0
+"""Where a list's last record ranks once the request names records of it: under them and the first record."""
+
+
 def _pack_records(
     text: str, picks: list[tuple[float, tuple[int, int], int]], room: int, limit: int
 ) -> dict[int, tuple[int, int, int]]:
@@ -1332,7 +1344,7 @@ def _pack_records(
     for _, (start, end), focus in picks:
         if start in kept:
             continue
-        shown = len(_fit(text[start:end], limit, focus - start if focus >= 0 else -1)[0])
+        shown = len(_fit(text[start:end], _record_limit(limit, focus), focus - start if focus >= 0 else -1)[0])
         grown = size + shown + 1 + widest
         if grown > room:
             continue
