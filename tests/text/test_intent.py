@@ -49,6 +49,22 @@ def test_words_written_with_slashes_give_no_path_of_a_word_every_request_uses() 
     assert weights.get('code', 0.0) < weights['stream']
 
 
+@pytest.mark.parametrize(
+    ('request_text', 'extreme'),
+    [
+        ('What inside the numpy wheel is actually taking up the space?', 1),
+        ('Which files account for the bulk of the image?', 1),
+        ('What uses the most disk on this box?', 1),
+        ('Which tests are the slowest?', 1),
+        ('Which modules have the lowest coverage?', -1),
+        ('Is there a space in the path?', 0),
+        ('Which changes were the most recent?', 0),
+    ],
+)
+def test_a_request_for_the_largest_or_smallest_is_told_by_how_it_is_asked(request_text: str, extreme: int) -> None:
+    assert Intent.gather(prompt=request_text).extreme == extreme
+
+
 def test_a_term_several_sources_name_weighs_more() -> None:
     once = {t.text: t.weight for t in Intent.gather(prompt='check shared_buffers').terms}
     twice = {t.text: t.weight for t in Intent.gather(text='shared_buffers', prompt='check shared_buffers').terms}

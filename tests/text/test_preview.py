@@ -606,6 +606,14 @@ def test_the_records_a_request_names_are_shown_at_their_matches_before_the_lists
     assert '"name":"package-39"' not in preview.text  # the last record requires nothing asked about
 
 
+def test_asked_what_takes_up_the_space_a_listing_shows_its_largest_entries() -> None:
+    """`zipinfo` of a Pillow wheel built here: the request asks for the largest entries without saying "largest"."""
+    listing = data('listing', 'zipinfo_pillow_wheel.txt')
+    preview = asked(listing, 'Our image grew a lot. What inside this wheel is taking up the space?', 600)
+    assert line_with(listing, 'PIL/_imaging.cpython-311-x86_64-linux-gnu.so') in preview.text
+    assert line_with(listing, 'PIL/Image.py') in preview.text
+
+
 def test_an_option_too_long_to_share_its_line_brings_its_help_under_it() -> None:
     # `node --help`: a long option's help starts on the next line, indented under the short options' help.
     lines = ['Usage: node [options] [ script.js ] [arguments]', '', 'Options:']

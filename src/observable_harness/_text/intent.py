@@ -489,12 +489,15 @@ _LARGEST = re.compile(
     r'\b(?:largest|biggest|slowest|longest|highest|heaviest|worst|costliest|greatest|hottest|maximum|'
     r'top\s+(?:\d+|three|five|ten|twenty|few|offenders)|bottlenecks?|hot\s?spots?|'
     r'(?:where|what)\s+(?:\w+\s+){0,2}time\s+(?:goes|went|is\s+spent|was\s+spent)|eats?\s+(?:\w+\s+)?time|'
+    r'(?:tak(?:e|es|ing)\s+up|us(?:e|es|ing)|eat(?:s|ing)?)\s+(?:(?!least|less|fewest)\w+\s+){0,2}'
+    r'(?:space|room|disk|memory)|bulk\s+of|'
     r'\b(?:the|are|is|was|were)\s+most\s+(?!(?:recent|recently|likely|of|important|common|relevant|often)\b)[a-z])',
     re.IGNORECASE,
 )
 _SMALLEST = re.compile(r'\b(?:smallest|lowest|fewest|shortest|(?<!at )least|minimum)\b', re.IGNORECASE)
-"""Words asking for the extremes of a measure: "the slowest tests", "the most complex functions", "the lowest
-coverage". Not "at most", "at least", "the most recent" or "most of them": those ask for no ranking."""
+"""Words asking for the extremes of a measure: "the slowest tests", "the most complex functions", "what takes up
+the space", "the lowest coverage". Not "at most", "at least", "the most recent" or "most of them": those ask for no
+ranking."""
 
 
 def _extreme(*contents: str) -> int:
