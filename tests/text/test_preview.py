@@ -854,6 +854,15 @@ def test_any_preview_fits_its_budget_and_adds_up(
     assert select_preview(text, budget, intent=intent, offer_chars=offer, utf8=utf8) == preview
 
 
+def test_a_recursive_diff_shows_the_files_only_one_side_has() -> None:
+    """`diff -ru` of two itsdangerous sdists: the files that went or came are on lines of their own, in the middle."""
+    diff = data('diffs', 'diff_r_itsdangerous.txt')
+    preview = select_preview(diff, 1_000)
+    assert_adds_up(preview, diff, 1_000)
+    assert 'Only in itsdangerous-2.1.2: LICENSE.rst\nOnly in itsdangerous-2.2.0: LICENSE.txt' in preview.text
+    assert 'Only in itsdangerous-2.2.0: README.md' in preview.text
+
+
 def test_in_a_diff_a_changed_line_outranks_an_unchanged_line_naming_the_same_thing() -> None:
     # The unchanged lines around a change are context: the change is what a diff is read for.
     hunk = [' ' * 8 + f'value_{n} = compute({n})' for n in range(40)]

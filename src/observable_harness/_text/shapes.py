@@ -1929,7 +1929,22 @@ def _diff_digest(view: TextView) -> list[Pick]:
     # The first verdicts and the last: how it starts and where it ended.
     for rank, span in enumerate([*verdicts[:VERDICTS], *verdicts[VERDICTS:][-1:]]):
         picks.append(Pick(VERDICT_PRIORITY - rank * 0.01, (span,), 'summary'))
+    # `diff -r` says on a line of its own which files one side lacks: the files removed or added, whole.
+    position = 0 if text.startswith(_ONE_SIDE) else text.find('\n' + _ONE_SIDE)
+    for rank in range(ONE_SIDED):
+        if position == -1:
+            break
+        span = view.line_at(position + (1 if text[position] == '\n' else 0))
+        picks.append(Pick(ONE_SIDED_PRIORITY - rank * 0.01, (span,), 'summary'))
+        position = text.find('\n' + _ONE_SIDE, span[1])
     return picks
+
+
+_ONE_SIDE = 'Only in '
+ONE_SIDED = 4
+"""Lines of `diff -r` naming a file only one side has (`Only in old/src: removed.py`) shown, the first ones."""
+ONE_SIDED_PRIORITY = 458.0
+"""With a table's header: which files went or came is the first thing a comparison of two trees says."""
 
 
 VERDICTS = 3
