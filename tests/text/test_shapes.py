@@ -141,6 +141,17 @@ def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_no
     assert preview.text.split('\n')[-2:] == [line_with(table, 'SUM: '), '[… 1 line …]']
 
 
+def test_a_table_whose_rows_each_have_a_rule_under_them_keeps_the_header_above_its_first_rule() -> None:
+    rule = '-' * 22 + '  ' + '-' * 24
+    rows = ''.join(
+        f'{"the module named m" + str(i):<22}  {"owned by the team t" + str(i):<24}\n{rule}\n' for i in range(40)
+    )
+    table = f'{"module":<22}  {"owner":<24}\n{rule}\n' + rows
+    view, shape, *_ = look(table)
+    assert shape.kind is ShapeKind.table and shape.header is not None
+    assert view.content(shape.header).split() == ['module', 'owner']
+
+
 def test_a_table_row_brings_its_header() -> None:
     settings = capture('pg_settings_csv').text
     assert context_of(settings, 'work_mem,4096,kB') == [settings.split('\n', 1)[0]]

@@ -1601,10 +1601,10 @@ DEFINITION_LINES = 4
 
 def _defined_at(text: str, start: int, end: int, position: int, size: int) -> bool:
     """Whether the hit at `position` (in the line `[start, end)`) is where a name is defined: after a defining
-    keyword, as a disassembler's label (`<name>:`), or opening a line over lines indented deeper, as the whole
-    heading of a record (`openssl:`), with `(` after it (a signature over its documentation: pydoc, `help()`)
-    or an option whole (one a manual or `--help`
-    documents: `--retry <num>`, `-X, --exclude-from=FILE`; a path over its findings is a heading, not this)."""
+    keyword, as a disassembler's label (`<name>:`), or opening a line over lines indented deeper: as the whole
+    heading of a record (`openssl:` over its fields), with `(` after it (a signature over its documentation:
+    pydoc, `help()`) or as an option whole (one a manual or `--help` documents: `--retry <num>`,
+    `-X, --exclude-from=FILE`; a path over its findings is a heading, not this)."""
     if _DEFINING.search(text, max(start, position - 24), position):
         return True
     after = position + size

@@ -107,10 +107,10 @@ GAP_FILL_CHARS = 160
 DEFINITION_BODY = 2
 """Lines after a matched definition that opens a block (a function's label, `def name(...):`) shown with it."""
 DEFINITION_PARAGRAPH = 6
-RECORD_BODY = 8
-"""Lines of the record indented under a matched heading (`openssl:` over its installed and candidate versions)."""
 """Lines of the paragraph indented under a matched definition a manual documents (an option, a signature) shown
 with it, up to the paragraph's end."""
+RECORD_BODY = 8
+"""Lines of the record indented under a matched heading (`openssl:` over its installed and candidate versions)."""
 CRASH_PRIORITY = 905.0
 SUMMARY_SECTION_PRIORITY = 910.0
 """A log's own summary section (`PIL SETUP SUMMARY`, `LEAK SUMMARY:`): over what the request selects."""

@@ -593,10 +593,11 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
 
 
 def _boxed(lines: list[str], rule: int) -> bool:
-    """Whether the rule at `rule` opens a header boxed by another rule right under it, over rows."""
-    if rule + 3 >= len(lines):
+    """Whether the rule at `rule` opens a header boxed by another rule right under it, over rows, with a banner
+    above it (cloc's): not a table whose every row has a rule under it, whose header is above the first rule."""
+    if rule + 4 >= len(lines):
         return False
-    header, under, row = lines[rule + 1 : rule + 4]
+    header, under, row, next_row = lines[rule + 1 : rule + 5]
     return (
         _lettered(header)
         and len(header.split()) >= 2
@@ -604,6 +605,7 @@ def _boxed(lines: list[str], rule: int) -> bool:
         and under.count('-') + under.count('=') >= 8
         and bool(row.strip())
         and not _RULE.match(row)
+        and not _RULE.match(next_row)
     )
 
 
