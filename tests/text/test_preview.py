@@ -750,6 +750,19 @@ def test_matches_that_do_not_fit_are_offered_with_their_exact_count() -> None:
     assert len(preview.text) <= 800 - 120
 
 
+def test_the_package_a_checker_checked_is_no_search_to_offer() -> None:
+    """`ruff --select ALL` of cycler, asked about cycler: its name is on every finding's place, so a search for it
+    returns the whole report."""
+    report = data('diagnostics', 'ruff_full_cycler.txt.gz')
+    intent = Intent.gather(
+        args={'command': 'ruff check --isolated --select ALL cycler'},
+        text="I'll run ruff with every rule enabled over the cycler package and separate real problems from noise.",
+        prompt='We are vendoring cycler. Run ruff with all rules on it: anything that looks like a real code issue?',
+    )
+    preview = select_preview(report, 1_000, intent=intent, offer_chars=120)
+    assert preview.offer is None or preview.offer.pattern.lower() != 'cycler'
+
+
 def test_a_plain_word_of_the_models_prose_is_not_offered_once_the_file_it_named_is_shown() -> None:
     report = capture('pyright_json').text
     intent = Intent.gather(

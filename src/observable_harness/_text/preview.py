@@ -374,7 +374,7 @@ def select_preview(
     sizes: dict[tuple[int, int, int], int] = {}
     kept = _pack(view, picks, room, widest_gap, sizes)
     holding: dict[str, tuple[list[int], bool]] = {}  # per offered pattern, the lines holding it: counted once
-    offer = _offer(text, matches, kept, holding) if matches else None
+    offer = _offer(text, matches, kept, holding, counted) if matches else None
     if offer is not None and offer_chars:
         if room - offer_chars < MIN_OFFER_ROOM:
             offer = None  # too small a preview to spare the room: the header says how to read back anyway
@@ -382,7 +382,7 @@ def select_preview(
             # Matching lines did not all fit: make room for the offer that points to them, and choose again.
             room -= offer_chars
             kept = _pack(view, picks, room, widest_gap, sizes)
-            offer = _offer(text, matches, kept, holding)
+            offer = _offer(text, matches, kept, holding, counted)
     if pause is not None:
         pause()
     rendered, kept_chars, places, kept_count, total_lines = _render(view, kept)
@@ -473,10 +473,10 @@ _PERCENT_SUFFIX = re.compile(r'\[\s*\d{1,3}%\]\s*$')
 
 
 FIRST_COMPILER_ERROR_PRIORITY = 901.0
+"""Just above the lines a request's words select (900)."""
 _BUILD_VERDICT = re.compile(r'g?make(?:\[\d+\])?: \*\*\* |ninja: build stopped: ')
 BUILD_VERDICTS = 2
 """A build tool's verdicts on the targets it gave up on (make's `*** [...] Error 1`) ranked with its first error."""
-"""Just above the lines a request's words select (900)."""
 _COMPILER_ERROR = re.compile(r'\S+:\d+(?::\d+)?: (?:fatal )?error: ')
 PREAMBLE_ALERT_PRIORITY = 340.0
 """A checker's first warning or error before its findings: just above the first finding of each code (330)."""
@@ -1140,10 +1140,17 @@ def _estimate_lines(view: TextView, read: list[Span], whole: bool, head_lines: i
 
 
 def _offer(
-    text: str, matches: Matches, kept: dict[int, _Line], holding: dict[str, tuple[list[int], bool]]
+    text: str,
+    matches: Matches,
+    kept: dict[int, _Line],
+    holding: dict[str, tuple[list[int], bool]],
+    counted: Census | None = None,
 ) -> Offer | None:
-    """The most specific term with lines the preview could not show, counted as the read tool would match it."""
+    """The most specific term with lines the preview could not show, counted as the read tool would match it; not
+    one on the place of (nearly) every finding of a checker's report (`blinker` checking blinker): that search
+    returns the whole report."""
     best_slot, best_value = -1, 0.0
+    everywhere = PLACES_NAMED * counted.total if counted is not None and counted.total else math.inf
     # A plain word from the model's prose ("changes") is no search to propose when it named something
     # specific (a path, an identifier, a flag) that the output holds, and weighs as much.
     named = max(
@@ -1158,6 +1165,8 @@ def _offer(
         pattern = matches.exact.get(slot, term.text)
         if len(pattern) < 3 or term.weight < OFFER_MIN_WEIGHT or (term.kind is TermKind.word and named >= term.weight):
             continue  # a word the prompt used in passing is no search to propose
+        if matches.line_counts[slot] >= everywhere:
+            continue
         starts = matches.hit_lines[slot]
         unshown = sum(1 for start in starts if start not in kept)
         if not unshown:
