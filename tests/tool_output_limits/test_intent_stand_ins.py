@@ -20,6 +20,7 @@ from tests.otel import OTelHarness
 from tests.standins import capture
 
 from observable_harness import ToolOutputLimits
+from observable_harness._text.cut import read_instructions
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import LocalFileStore
 
@@ -114,20 +115,33 @@ def test_intent_picks_the_record_from_a_structured_return(tmp_path: Path) -> Non
 
 
 def test_the_stand_in_stays_within_its_old_size(tmp_path: Path) -> None:
-    for text in ('', 'Check random_page_cost, shared_buffers, effective_cache_size and the planner settings.'):
+    offers = 0
+    for text in (
+        '',
+        'Check random_page_cost, shared_buffers, effective_cache_size and the planner settings.',
+        'How does the planner weigh costs here?',
+    ):
         shown = stand_in(tmp_path, text=text)
-        _, _, rest = shown.partition('\n')
+        header, _, rest = shown.partition('\n')
         preview_line, _, body = rest.partition('\n')
         assert preview_line.startswith('Preview (')
-        assert len(body) <= 1_000  # Spill.preview_chars, the read offer included
+        handle = re.search(r"handle='([^']+)'", header)
+        assert handle
+        how = read_instructions('read_tool_result', handle[1])
+        plain = f'[Output of show_settings stored whole: {len(SETTINGS):,} chars. {how}]'
+        offers += header != plain
+        # A read offer in the header comes out of the preview's room: Spill.preview_chars holds both.
+        assert len(header) - len(plain) + len(body) <= 1_000
+    assert offers >= 1  # a request naming settings the preview has no room for all of
 
 
 def test_the_read_offer_is_a_call_that_returns_the_matching_lines(tmp_path: Path) -> None:
     store = LocalFileStore(base_dir=tmp_path)
     shown = stand_in(tmp_path, text='How does the planner weigh costs here?', store=store)
     offer = re.search(
-        r"\[(\d+) lines contain '([^']+)' \((\d+) shown\): read_tool_result\(handle='([^']+)', pattern='([^']+)'\)\]",
-        shown,
+        r"(\d+) lines contain '([^']+)' \((\d+) shown below\): read them with "
+        r"read_tool_result\(handle='([^']+)', pattern='([^']+)'\)",
+        shown.split('\n', 1)[0],
     )
     assert offer, shown[-300:]
     count, pattern, _, handle, repeated = offer.groups()

@@ -79,7 +79,7 @@ class Spill(ReductionAction):
                 preview_chars=self.preview_chars,
                 preview=self.preview,
                 intent=intent,
-                offer_chars=_offer_reserve(env.read_tool_name, unit.key),
+                offer_chars=_offer_reserve(env.read_tool_name),
                 utf8=utf8,
                 pause=pending.hand_over,  # until it is in its write: it then writes while the preview is rendered
             )
@@ -88,7 +88,7 @@ class Spill(ReductionAction):
                 await pending  # never leave the write unawaited
             raise
         handle = await pending
-        stand_in = body.render(stand_in_header(unit, handle, env.read_tool_name), env.read_tool_name, handle)
+        stand_in = body.render(unit, handle, env.read_tool_name)
         details = preview_attributes(stand_in.preview) if stand_in.preview is not None else {}
         return Reduced(stand_in.text, 'spill', handle=handle, details=details)
 
@@ -110,40 +110,43 @@ class StandInBody:
     offer_chars: int = 0
     """The room the preview left for a read offer (0: none was left)."""
 
-    def render(self, header: str, read_tool_name: str, handle: str) -> StandIn:
-        lines = [header, *self.lines]
+    def render(self, unit: Unit, handle: str, read_tool_name: str) -> StandIn:
         offer = self.preview.offer if self.preview is not None else None
-        if offer is not None:
-            line = read_offer(offer, read_tool_name, handle)
-            # The room was sized for the handle the store was expected to return; a longer one drops the
-            # offer rather than the stand-in's bound (the header still says how to search).
-            if len(line) + 1 <= self.offer_chars:
-                lines.append(line)
-        return StandIn('\n'.join(lines), self.preview)
+        # The offer takes the place of the header's general read instructions, which it grows by at most the room
+        # the preview left for it; an offer longer than that (a pattern past the room sized for it) is dropped
+        # rather than the stand-in's bound: the header still says how to search.
+        if offer is not None and _offer_growth(offer, read_tool_name, handle) > self.offer_chars:
+            offer = None
+        return StandIn('\n'.join([stand_in_header(unit, handle, read_tool_name, offer), *self.lines]), self.preview)
 
 
 def read_offer(offer: Offer, read_tool_name: str, handle: str) -> str:
-    """A ready call for the matching lines the preview had no room for, and how many there are."""
+    """How to read back a stored payload when matching lines did not fit: how many there are, and a ready call for
+    them, then how to page through the rest."""
     count = f'over {offer.lines:,}' if offer.more else f'{offer.lines:,}'
     noun = 'line contains' if offer.lines == 1 and not offer.more else 'lines contain'
     return (
-        f'[{count} {noun} {offer.pattern!r} ({offer.shown:,} shown): '
-        f'{read_tool_name}(handle={handle!r}, pattern={offer.pattern!r})]'
+        f'{count} {noun} {offer.pattern!r} ({offer.shown:,} shown below): read them with '
+        f'{read_tool_name}(handle={handle!r}, pattern={offer.pattern!r}); offset=0, limit=200 pages through it all, '
+        'from_end=True from the end.'
     )
+
+
+def _offer_growth(offer: Offer, read_tool_name: str, handle: str) -> int:
+    """How much longer the header is with `offer` than with the general read instructions."""
+    return len(read_offer(offer, read_tool_name, handle)) - len(read_instructions(read_tool_name, handle))
 
 
 _OFFER_PATTERN_ROOM = 24
 """Characters reserved for the pattern when sizing the offer before the preview is chosen."""
-_HANDLE_ROOM = 16
-"""Characters reserved beyond the unit's key for the handle a store returns (a prefix, a scheme)."""
 
 
-def _offer_reserve(read_tool_name: str, key: str) -> int:
-    """Room for a read offer, sized before the store has returned the handle the offer will name."""
+def _offer_reserve(read_tool_name: str) -> int:
+    """Room for a read offer, sized before the preview is chosen: the header's growth for a pattern of
+    `_OFFER_PATTERN_ROOM` characters and counts in the millions (the handle is in both forms of the header)."""
     from .._text.preview import Offer
 
-    likely = 'x' * (len(key) + _HANDLE_ROOM)
-    return len(read_offer(Offer('x' * _OFFER_PATTERN_ROOM, 10**6, 10**6), read_tool_name, likely)) + 1
+    return max(0, _offer_growth(Offer('x' * _OFFER_PATTERN_ROOM, 10**6, 10**6), read_tool_name, 'h'))
 
 
 def render_stand_in(
@@ -166,13 +169,14 @@ def render_stand_in(
         preview_chars=preview_chars,
         preview=preview,
         intent=intent,
-        offer_chars=_offer_reserve(read_tool_name, handle),
+        offer_chars=_offer_reserve(read_tool_name),
     )
-    return body.render(stand_in_header(unit, handle, read_tool_name), read_tool_name, handle)
+    return body.render(unit, handle, read_tool_name)
 
 
-def stand_in_header(unit: Unit, handle: str, read_tool_name: str) -> str:
-    """The stand-in's first line: what was stored, its size, how to read it back (the part that needs the handle)."""
+def stand_in_header(unit: Unit, handle: str, read_tool_name: str, offer: Offer | None = None) -> str:
+    """The stand-in's first line: what was stored, its size, how to read it back (the part that needs the handle),
+    with `offer` a ready call for the matching lines the preview had no room for."""
     if unit.text is None:
         media = unit.value.media_type if isinstance(unit.value, BinaryContent) else 'application/octet-stream'
         return (
@@ -181,10 +185,8 @@ def stand_in_header(unit: Unit, handle: str, read_tool_name: str) -> str:
         )
     # No line count here: counting a megabyte's newlines costs as much as storing it, and the first
     # read-back page states the total anyway.
-    return (
-        f'[Output of {unit.tool_name} stored whole: {len(unit.text):,} chars. '
-        f'{read_instructions(read_tool_name, handle)}]'
-    )
+    how = read_offer(offer, read_tool_name, handle) if offer is not None else read_instructions(read_tool_name, handle)
+    return f'[Output of {unit.tool_name} stored whole: {len(unit.text):,} chars. {how}]'
 
 
 def stand_in_body(
