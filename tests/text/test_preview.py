@@ -876,6 +876,22 @@ def test_a_recursive_diff_shows_the_files_only_one_side_has() -> None:
     assert 'Only in itsdangerous-2.2.0: README.md' in preview.text
 
 
+def test_a_test_runs_section_titles_are_not_kept_as_its_account_of_itself() -> None:
+    """pytest's `=== short test summary info ===` and `=== warnings summary ===` title sections: the run's account
+    is its last line; the room goes to where each failure was raised."""
+    log = data('traffic', 'pytest_verbose_failures.txt')
+    preview = select_preview(log, 1_000)
+    assert_adds_up(preview, log, 1_000)
+    assert 'warnings summary' not in preview.text and 'short test summary info' not in preview.text
+    for place in (
+        'inventory.py:20: KeyError',
+        'tests/test_inventory.py:17: AssertionError',
+        'inventory.py:25: ValueError',
+    ):
+        assert line_with(log, place) in preview.text
+    assert preview.text.endswith('= 5 failed, 182 passed, 1 warning in 0.13s ===================')
+
+
 def test_in_a_diff_a_changed_line_outranks_an_unchanged_line_naming_the_same_thing() -> None:
     # The unchanged lines around a change are context: the change is what a diff is read for.
     hunk = [' ' * 8 + f'value_{n} = compute({n})' for n in range(40)]

@@ -677,10 +677,14 @@ def _class_picks(
         if len(raised) == TRACEBACK_KINDS:
             break
     final = max(nonblank, default=None)
+    # A section's title (`=== short test summary info ===`) is no account: that holds its numbers.
     summaries = sorted(
         span
         for span, line_class in classes.items()
-        if line_class is LineClass.summary and span[0] >= tail_start and span != final
+        if line_class is LineClass.summary
+        and span[0] >= tail_start
+        and span != final
+        and any(char.isdigit() for char in view.content(span))
     )
     # The output's own account of itself (`Found 5028 errors.`, `Total tests: run=421 skipped=99`) outranks
     # what a request selects: it answers "how many" and frames the rest. The last two before the final line.
