@@ -236,6 +236,33 @@ def test_a_detail_line_a_request_names_brings_the_message_it_details() -> None:
     assert shown[at - 1].endswith('ERROR:  deadlock detected')
 
 
+def test_lines_holding_only_the_requests_plain_words_do_not_push_out_the_errors_of_each_kind() -> None:
+    # A server log of statements and lock waits, with two errors of different kinds; the request speaks of errors
+    # and lock waits in plain words, which every waiting line holds.
+    lines = []
+    for i in range(400):
+        at = f'2026-03-02 10:{i // 60:02d}:{i % 60:02d}.{i:03d} UTC [{7000 + i}] app@shop'
+        if i % 17 == 5:
+            waiting = f'process {7000 + i} still waiting for ShareLock on transaction {5000 + i} after 1000.{i:03d} ms'
+            lines.append(f'{at} LOG:  {waiting}')
+            lines.append(f'{at} DETAIL:  Process holding the lock: {7001 + i}. Wait queue: {7000 + i}.')
+        else:
+            lines.append(f'{at} LOG:  duration: {i % 9}.{i:03d} ms  statement: SELECT * FROM orders WHERE id = {i}')
+    duplicate = 'ERROR:  duplicate key value violates unique constraint "customers_email_key"'
+    lines[120:120] = [f'2026-03-02 10:02:00.120 UTC [7120] app@shop {duplicate}']
+    lines[260:260] = ['2026-03-02 10:04:20.260 UTC [7260] app@shop_prod FATAL:  database "shop_prod" does not exist']
+    text = '\n'.join(lines)
+    intent = Intent.gather(
+        text='Let me read the PostgreSQL server log to see what errors, lock waits or slow statements happened.',
+        prompt='Our shop app threw a bunch of database errors and a couple of requests hung. What went wrong?',
+    )
+    preview = select_preview(text, 1_000, intent=intent)
+    assert_adds_up(preview, text, 1_000)
+    assert duplicate in preview.text
+    assert 'FATAL:  database "shop_prod" does not exist' in preview.text
+    assert 'still waiting for ShareLock' in preview.text  # what the request's words found still has its place
+
+
 def test_the_commits_whose_subject_names_what_the_request_names_are_listed_with_their_dates() -> None:
     # `git log -p --follow -- src/itsdangerous/serializer.py` (real, 78 KB): `Serializer` is on 151 lines of its
     # patches; the commits that say they changed it are the two whose subject names it.

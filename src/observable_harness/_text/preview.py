@@ -130,7 +130,8 @@ STRONG_MATCHES = 6
 STRONG_SHARE = 0.5
 FLOOR_SHARE = 0.15
 """Matches scoring at least `STRONG_SHARE` of the best one, and the best `STRONG_MATCHES` scoring at least
-`FLOOR_SHARE` of it, outrank everything but the final line; the rest rank under what the shape needs."""
+`FLOOR_SHARE` of it that hold more than the request's plain words, outrank everything but the final line; the rest
+rank under what the shape needs."""
 WEAK_PRIORITY = 320.0
 WIDE_MATCHES = 3
 """The best matches may run to twice a line's limit outside tables: a cut through them is the costliest."""
@@ -289,8 +290,13 @@ def select_preview(
         scope = _REPORT_SCOPE if _names_every_place(matches, counted) else _WORDS
         for rank, match in enumerate(matches.lines[:INTENT_GROUPS]):
             span = (match.start, match.end)
-            # A weak match (a common term alone, a progress line) ranks under what the shape needs.
-            strong = match.score >= STRONG_SHARE * top or (rank < STRONG_MATCHES and match.score >= FLOOR_SHARE * top)
+            # A weak match (a common term alone, a progress line) ranks under what the shape needs. The best few keep a
+            # place above it when they hold a name, a path or a number; on the request's plain words alone, a line
+            # must score near the best.
+            named = any(matches.terms[index].kind is not TermKind.word for index in match.terms)
+            strong = match.score >= STRONG_SHARE * top or (
+                named and rank < STRONG_MATCHES and match.score >= FLOOR_SHARE * top
+            )
             if strong and reported and all(matches.terms[index].kind in scope for index in match.terms):
                 # Words of a request found in a run's report (a test's source, a diagnostic's message, a patch's lines)
                 # say less than the report's own account of it: only a name, path or number outranks that.
