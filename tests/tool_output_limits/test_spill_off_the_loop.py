@@ -7,11 +7,10 @@ hands the unit to the spill's `then`.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from pydantic_ai import Agent
@@ -22,7 +21,6 @@ from tests.otel import OTelHarness
 from observable_harness import ToolOutputLimits
 from observable_harness._text import preview as preview_module
 from observable_harness._text.hashing import content_hash
-from observable_harness.bounded import Scrubber
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore, Spill, Truncate
 from observable_harness.tool_output_limits import _capability as capability_module
@@ -190,46 +188,6 @@ def test_a_worker_that_does_not_come_is_waited_for_once(monkeypatch: pytest.Monk
     job.hand_over()
     job.hand_over()
     assert waits == [0.001]
-
-
-def _job(store: LocalFileStore, scrubber: Any = None) -> tuple[Any, capability_module._SpillJob]:
-    unit = Measurer(serializer=None, over_tokens=False, tokenizer=None, strip_ansi=False).unit(
-        PAYLOAD, tool_name='deploy', tool_call_id='x', part='return_value', key='run/x.0'
-    )
-    return unit, capability_module._SpillJob(unit, scrubber, store)
-
-
-@pytest.mark.anyio
-async def test_a_job_ended_when_the_preview_is_built_gives_its_handle_without_a_trip_through_the_loop(
-    tmp_path: Path,
-) -> None:
-    # The pool's future reaches the loop only at its next turn; a job that has ended needs no such turn. Here the
-    # future never resolves: awaiting it would hang (and fail on the timeout).
-    store = LocalFileStore(base_dir=tmp_path)
-    unit, job = _job(store)
-    job.run()
-    env = capability_module._Env(ToolOutputLimits(store=store), cast('Any', None), 'x')
-    never = asyncio.get_running_loop().create_future()
-    handle = await asyncio.wait_for(env._finish_store(unit, store, job, never), timeout=5)
-    assert (tmp_path / handle).read_bytes().endswith(b'exit status 1\n')
-    # A job still in its scan is not waited for on the loop's thread: its handle comes through the loop.
-    _, pending = _job(store)
-    assert not pending.finished()
-
-
-@pytest.mark.anyio
-async def test_an_error_of_a_job_that_ended_on_its_own_is_raised_where_the_handle_is_awaited(tmp_path: Path) -> None:
-    class Broken(Scrubber):
-        def scrub(self, text: str, *, utf8: bytes | None = None) -> Any:
-            raise MemoryError('no room for the copy')
-
-    store = LocalFileStore(base_dir=tmp_path)
-    unit, job = _job(store, Broken())
-    job.run()  # on the pool's thread it would end the same way: the error is kept, not lost with an unawaited future
-    env = capability_module._Env(ToolOutputLimits(store=store), cast('Any', None), 'x')
-    never = asyncio.get_running_loop().create_future()
-    with pytest.raises(MemoryError, match='no room'):
-        await asyncio.wait_for(env._finish_store(unit, store, job, never), timeout=5)
 
 
 def test_a_fault_in_choosing_the_preview_keeps_the_spill_and_shows_the_ends(

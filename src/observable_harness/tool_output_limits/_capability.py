@@ -186,10 +186,8 @@ class _Env:
     ) -> str:
         if started is None:
             await anyio.to_thread.run_sync(job.run)
-        elif not job.finished():
+        else:
             await started
-        if job.crash is not None:
-            raise job.crash
         if job.counts:
             report_redactions(job.counts)
         store_name = type(store).__name__
@@ -217,31 +215,16 @@ class _SpillJob:
     which the loop's thread holds while it builds the stand-in; CPython would make it wait for that to end
     (or for its switch interval, 5 ms), so the loop's thread hands it over at two points (`hand_over`): once
     the job is submitted, until the worker is in its scan, and before the preview's last step, until the
-    worker is in its write. Each stage is marked when reached, and all of them when the job ends, however. Once
-    the stand-in's preview is built, a job in its write is waited for on the loop's thread (`finished`) rather than
-    through the pool's future, which reaches the loop only at its next turn.
+    worker is in its write. Each stage is marked when reached, and all of them when the job ends, however.
     """
 
-    __slots__ = (
-        '_done',
-        '_handed',
-        '_stages',
-        'counts',
-        'crash',
-        'data',
-        'failure',
-        'handle',
-        'scrubber',
-        'unit',
-        'write',
-    )
+    __slots__ = ('_handed', '_stages', 'counts', 'data', 'failure', 'handle', 'scrubber', 'unit', 'write')
 
     def __init__(self, unit: Unit, scrubber: Scrubber | None, store: OverflowStore) -> None:
         self.unit = unit
         self.scrubber = scrubber
         self._stages = (threading.Event(), threading.Event())  # in its scan; in its write
         self._handed = 0
-        self._done = threading.Event()
         # Only LocalFileStore's own write is known to be safe to call from a thread; a subclass that
         # overrides `write` (or any other store) is written through its async `write` on the loop.
         self.write: Callable[[str, bytes], str] | None = None
@@ -251,27 +234,13 @@ class _SpillJob:
         self.counts: Mapping[str, int] = {}
         self.handle: str | None = None
         self.failure: Exception | None = None
-        """The store's error, for `then`."""
-        self.crash: BaseException | None = None
-        """Any other error, raised where the handle is awaited (kept here, not in the pool's future, which is not
-        awaited when the job has ended by then)."""
 
     def run(self) -> None:
         try:
             self._run()
-        except BaseException as error:
-            self.crash = error
         finally:
             for stage in self._stages:
                 stage.set()
-            self._done.set()
-
-    def finished(self) -> bool:
-        """On the loop's thread, once the preview is built: whether the job has ended, waiting `HANDOVER_WAIT` at most
-        when it is in its write (the rest of a write is shorter than the loop's wake-up from the pool's future)."""
-        if self._done.is_set():
-            return True
-        return self._stages[1].is_set() and self._done.wait(HANDOVER_WAIT)
 
     def _run(self) -> None:
         unit = self.unit
