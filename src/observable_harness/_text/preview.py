@@ -1277,8 +1277,8 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
             picks.append((900.0 - rank * 0.1, span, focus))
         chosen = [span for span, _, _ in scored]
         if scored:
-            # A list's last record is one more record, not its result: the records the request names come first.
-            picks[0] = (LAST_RECORD_NAMED, picks[0][1], picks[0][2])
+            # A list's last record (the first pick) is one more record, not its result: the named records come first.
+            picks[0] = (LAST_RECORD_NAMED, *picks[0][1:])
         if common is not None:
             offer = common
     picks.sort(key=lambda item: -item[0])
