@@ -16,7 +16,7 @@ from observable_harness._text import intent as intent_module
 from observable_harness._text.cut import TruncationStrategy, cut_text
 from observable_harness._text.intent import Intent, TermKind, find_matches
 from observable_harness._text.layout import compact_json
-from observable_harness._text.preview import Preview, _diff_weight, _listing_weight, select_preview
+from observable_harness._text.preview import Preview, _diff_weight, _listing_weight, _offer, select_preview
 from observable_harness._text.scan import usable
 from observable_harness._text.shapes import TextView, _rare_rows, detect
 from tests.standins import capture, captures, line_with
@@ -775,6 +775,22 @@ def test_matches_that_do_not_fit_are_offered_with_their_exact_count() -> None:
     shown = preview.text.split('\n')
     assert preview.offer.shown == sum(1 for line in holding if any(row.startswith(line[:30]) for row in shown))
     assert len(preview.text) <= 800 - 120
+
+
+def test_a_plain_word_none_of_whose_lines_were_chosen_is_no_search_to_offer_but_a_name_is() -> None:
+    # "I'll sort real typos from names": `sort` is on 40 lines (a `sorting` package), none of them worth showing.
+    rows = [f'networkx/algorithms/{"sorting" if n % 5 == 0 else "flow"}/m{n}.py:{n}: nd ==> and' for n in range(200)]
+    text = '\n'.join(rows)
+    said = "Let me run codespell, then I'll sort real typos from names it flags wrongly."
+    matches = find_matches(text, Intent.gather(text=said))
+    assert [term.key for term in matches.terms] and 'sort' in [term.key for term in matches.terms]
+    assert _offer(text, matches, {}, {}) is None
+    # Named, the same lines are a search worth offering: the request asked about that package.
+    named = find_matches(
+        text, Intent.gather(text="Let me check what codespell says about networkx's `sorting` package.")
+    )
+    offer = _offer(text, named, {}, {})
+    assert offer is not None and offer.pattern == 'sorting' and offer.lines == 40
 
 
 def test_the_package_a_checker_checked_is_no_search_to_offer() -> None:

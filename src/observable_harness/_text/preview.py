@@ -1179,8 +1179,8 @@ def _offer(
             continue
         starts = matches.hit_lines[slot]
         unshown = sum(1 for start in starts if start not in kept)
-        if not unshown:
-            continue
+        if not unshown or (term.kind is TermKind.word and unshown == len(starts)):
+            continue  # a plain word none of whose lines the preview chose is no lead either ("sort" in "I'll sort")
         # Specific terms first (a word names too much), then the bigger pile of lines left unseen.
         value = term.weight**2 * (1.0 + math.log2(unshown)) / (1.0 + len(starts) / 50)
         if value > best_value:
