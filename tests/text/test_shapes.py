@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import re
 from pathlib import Path
 
@@ -150,6 +151,23 @@ def test_a_table_whose_rows_each_have_a_rule_under_them_keeps_the_header_above_i
     view, shape, *_ = look(table)
     assert shape.kind is ShapeKind.table and shape.header is not None
     assert view.content(shape.header).split() == ['module', 'owner']
+
+
+def test_a_json_document_after_many_lines_of_warnings_is_read_as_json() -> None:
+    # `pip install --dry-run --report -` where each index location pip skips warns first: twenty lines of them.
+    warnings = [
+        f"WARNING: Location 'file:///opt/pypi/simple/pkg{n}/' is ignored: it is not a directory." for n in range(20)
+    ]
+    install = [
+        {'metadata': {'name': f'pkg{n}', 'version': f'{n}.0.1', 'requires_python': '>=3.11' if n == 7 else '>=3.9'}}
+        for n in range(40)
+    ]
+    text = '\n'.join(warnings) + '\n' + json.dumps({'version': '1', 'install': install}, indent=2) + '\n'
+    _, shape, *_ = look(text)
+    assert shape.kind is ShapeKind.json
+    preview = _asked(text, 'Which package needs Python 3.11 (requires_python >=3.11)?')
+    assert '"requires_python": ">=3.11"' in preview.text
+    assert '"name": "pkg7",' in preview.text  # the field comes with the name of the package it belongs to
 
 
 def test_a_table_row_brings_its_header() -> None:

@@ -499,7 +499,7 @@ def _issue_record(view: TextView, span: Span) -> list[Span]:
     return []
 
 
-JSON_PREAMBLE = 12
+JSON_PREAMBLE = 36
 """Lines of warnings or notices a command may print before the JSON document it was asked for."""
 _JSON_MEMBER = re.compile(r'\s+(?:"[^"]*":|[-\d\[{"]|true\b|false\b|null\b)')
 """The first line inside a JSON document's opening bracket: a key, or a value (C's `{` is followed by code)."""
