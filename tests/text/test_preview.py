@@ -935,6 +935,16 @@ def test_a_test_runs_section_titles_are_not_kept_as_its_account_of_itself() -> N
     assert preview.text.endswith('= 5 failed, 182 passed, 1 warning in 0.13s ===================')
 
 
+def test_a_blank_line_between_kept_lines_is_shown_rather_than_marked_as_cut() -> None:
+    # pytest's exception line, a blank line, then where it was raised: a one-line gap marker would take more room
+    # than the blank line it stands for, and read as if something had been left out.
+    log = data('traffic', 'pytest_verbose_failures.txt')
+    preview = select_preview(log, 1_000)
+    assert_adds_up(preview, log, 1_000)
+    assert "E       KeyError: 'b'\n\ninventory.py:20: KeyError" in preview.text
+    assert '[… 1 line …]' not in preview.text.split("E       KeyError: 'b'")[1].split('inventory.py:20')[0]
+
+
 def test_in_a_diff_a_changed_line_outranks_an_unchanged_line_naming_the_same_thing() -> None:
     # The unchanged lines around a change are context: the change is what a diff is read for.
     hunk = [' ' * 8 + f'value_{n} = compute({n})' for n in range(40)]

@@ -29,7 +29,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import islice, takewhile
+from itertools import islice, pairwise, takewhile
 
 from .counting import newlines
 from .intent import (
@@ -389,6 +389,7 @@ def select_preview(
             room -= offer_chars
             kept = _pack(view, picks, room, widest_gap, sizes)
             offer = _offer(text, matches, kept, holding, counted)
+    _fill_short_gaps(view, kept)
     if pause is not None:
         pause()
     rendered, kept_chars, places, kept_count, total_lines = _render(view, kept)
@@ -1109,6 +1110,26 @@ def _pack(
                 shown_texts.add(view.content(line.span))
         size = grown
     return kept
+
+
+SHORT_GAP = 2
+"""Lines a gap may hold for them to be shown in its place when they take no more room than its marker."""
+
+
+def _fill_short_gaps(view: TextView, kept: dict[int, _Line]) -> None:
+    """Show the lines of a gap between kept lines instead of its marker where they take no more room than it does
+    (a blank line, a closing brace, `...`): the preview gets no longer and reads without a hole."""
+    starts = sorted(kept)
+    for before, after in pairwise(starts):
+        lines: list[Span] = []
+        line: Span | None = kept[before].span
+        while (line := view.next_line(line)) is not None and line[0] < after and len(lines) <= SHORT_GAP:
+            lines.append(line)
+        if not lines or len(lines) > SHORT_GAP:
+            continue
+        if sum(span[1] - span[0] + 1 for span in lines) <= len(_gap(len(lines))) + 1:
+            for span in lines:
+                kept[span[0]] = _Line(span, max(1, span[1] - span[0]), role='context')
 
 
 def _render(view: TextView, kept: dict[int, _Line]) -> tuple[str, int, int, int, int]:
