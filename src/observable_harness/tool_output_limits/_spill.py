@@ -27,10 +27,10 @@ __all__ = ['Spill', 'StandIn', 'read_offer', 'render_stand_in', 'stand_in_body',
 class Spill(ReductionAction):
     """Store the whole payload and show the model a short stand-in it can page from.
 
-    The stand-in carries the total size, the handle, how to read it back with the run's read tool, a
-    one-line shape sketch for structured values and a preview: the lines the request names first (from
-    the call's arguments, the response that made it, the user prompt), what the output's shape needs,
-    then lines by class; and a ready read-back call for matching lines that did not fit. Lossless when
+    The stand-in carries the total size, the handle, how to read it back with the run's read tool (a ready
+    call for the matching lines that did not fit, when some did not), a one-line shape sketch for structured
+    values and a preview: the lines the request names first (from the call's arguments, the response that
+    made it, the user prompt), what the output's shape needs, then lines by class. Lossless when
     the store accepts the write; `then` decides what happens when it does not.
 
     ```python
@@ -160,9 +160,9 @@ def render_stand_in(
 ) -> StandIn:
     """The short text the model sees in place of a spilled payload.
 
-    A header with the total size and the handle, how to read it back, a one-line shape sketch for
-    structured values, and a preview: by default the lines the request names, what the output's shape
-    needs, and lines by class; when matching lines did not fit, a ready read-back call for them.
+    A header with the total size and the handle and how to read it back (when matching lines did not fit,
+    a ready read-back call for them), a one-line shape sketch for structured values, and a preview: by
+    default the lines the request names, what the output's shape needs, and lines by class.
     """
     body = stand_in_body(
         unit,
@@ -202,7 +202,7 @@ def stand_in_body(
     """The stand-in's lines under its header: a shape sketch for structured values, and the preview.
 
     With a salient preview and `offer_chars`, the preview leaves that room when lines the request names
-    did not all fit, for the read offer `StandInBody.render` adds once the handle is known. `utf8` is the
+    did not all fit, for the read offer `StandInBody.render` puts in the header once the handle is known. `utf8` is the
     unit's text as UTF-8 when the caller has it already, and `pause` is called between choosing a salient
     preview's lines and rendering them (see `select_preview`).
     """
