@@ -90,7 +90,9 @@ def load_cases(path: Path = HERE / 'cases.json') -> list[Case]:
     raw = json.loads(path.read_text(encoding='utf-8'))
     cases: list[Case] = []
     for item in raw['cases']:
-        text = (path.parent / 'captures' / item['file']).read_text(encoding='utf-8')
+        # A shell tool decodes what a command printed with replacement characters where it is not UTF-8 (an old
+        # commit's Latin-1 in `git log -p`): the capture reaches the model as that tool would hand it over.
+        text = (path.parent / 'captures' / item['file']).read_text(encoding='utf-8', errors='replace')
         structured = bool(item.get('structured'))
         value: Any = json.loads(text) if structured else text
         facts = tuple(
