@@ -567,3 +567,14 @@ def test_asked_whether_it_runs_on_an_older_version_the_lines_needing_newer_ones_
     assert '\t\tlibm.so.6 (GLIBC_2.35) => /lib/x86_64-linux-gnu/libm.so.6' in shown
     assert '\t\tlibc.so.6 (GLIBC_2.34) => /lib/x86_64-linux-gnu/libc.so.6' in shown
     assert '\t\tlibc.so.6 (GLIBC_2.28) => /lib/x86_64-linux-gnu/libc.so.6' not in shown  # older: it runs there
+
+
+def test_among_lines_holding_the_same_terms_one_of_an_odd_form_ranks_first() -> None:
+    """Hundreds of `copying …` lines of a build name the package asked about; the one warning naming it says more."""
+    modules = [f'module_{index:03}' for index in range(120)]
+    lines = [f'copying networkx/generators/{name}.py -> build/lib/networkx/generators' for name in modules]
+    lines.insert(90, "warning: no files found matching 'networkx/*/tests/*.txt'")
+    log = '\n'.join(lines) + '\n'
+    intent = Intent.gather(prompt='Is anything off with networkx here?')
+    [best] = [log[match.start : match.end] for match in find_matches(log, intent).lines[:1]]
+    assert best == "warning: no files found matching 'networkx/*/tests/*.txt'"

@@ -1519,6 +1519,25 @@ def _line_hint(line: str) -> float:
     return 1.0
 
 
+FORM_WORDS = 2
+"""Words that open a line and tell its form (`would reformat`, `warning no`): lines one statement printed share them."""
+FORM_RARE = 2
+"""Candidate lines at most that share a form for it to be an odd one: one or two lines unlike the rest."""
+FORM_WEIGHT = 0.2
+"""How much a line of an odd form gains among the lines holding the request's terms (a line of a shared form loses
+this much times its form's share of them): where hundreds of `copying …` lines of a build name the package asked
+about, the one warning that names it says more."""
+_FORM_WORD = re.compile(r'(?<![\w/.\-])[A-Za-z_]{2,}(?![\w/.\-])')
+_FORM_SPAN = 80
+
+
+def _form(text: str, start: int, end: int) -> str:
+    """The line's first `FORM_WORDS` plain words within its first characters: numbers, and words that are part of a
+    path or a name (`src/requests`, `Field7`), vary from line to line of one form."""
+    words = _FORM_WORD.finditer(text, start, min(end, start + _FORM_SPAN))
+    return ' '.join(match.group(0) for match in itertools.islice(words, FORM_WORDS))
+
+
 def _line_end(text: str, start: int) -> int:
     newline = text.find('\n', start)
     return len(text) if newline == -1 else newline
@@ -1761,8 +1780,10 @@ def find_matches(
     keyed: dict[int, tuple[str, str]] = {}  # line start -> (key, value), for lines a term matched in their key
     defining: set[int] = set()
     defined_rarity = _rarity(1, lines_total)
-    for start in chosen:
-        end = _line_end(text, start)
+    ends = {start: _line_end(text, start) for start in chosen}
+    forms = {start: _form(text, start, end) for start, end in ends.items()}
+    form_lines = Counter(forms.values())
+    for start, end in ends.items():
         line = text[start:end]
         held = candidates[start]
         lowered = line.lower()
@@ -1774,6 +1795,8 @@ def find_matches(
         focus, best = start, -1.0
         key_end = _key_end(line)
         factor = _line_hint(line)
+        share = form_lines[forms[start]] / len(forms)
+        factor *= 1 + FORM_WEIGHT * (1 - share) if form_lines[forms[start]] <= FORM_RARE else 1 - FORM_WEIGHT * share
         if avoid and any(word in lowered for word in avoid):
             factor *= AVOIDED  # what the request said to look past ("missing imports")
         if len(line) > LONG_LINE:
