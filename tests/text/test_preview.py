@@ -1114,13 +1114,17 @@ def test_a_tables_rows_holding_a_rare_value_of_a_column_of_few_values_are_shown(
     assert rare == ['nightly-build-037', 'nightly-build-081']
 
 
-def test_a_row_padded_to_the_tables_width_is_cut_at_its_padding_first() -> None:
-    """A padded row longer than its room loses its trailing blanks, stated as a cut, before any of what it says."""
+def test_a_row_padded_to_the_tables_width_is_shown_without_its_padding() -> None:
+    """The blanks that pad a row to its table's width show nothing: a row is shown without them, no cut stated, and
+    the room they would take goes to other rows."""
     table = _job_table(120)
     preview = select_preview(table, 1_000)
+    assert_adds_up(preview, table, 1_000)
     [failed] = [line for line in preview.text.splitlines() if line.startswith('nightly-build-037')]
     row = table.splitlines()[2 + 37]
-    assert failed == f'{row.rstrip()} …[{len(row) - len(row.rstrip())} chars cut]…'
+    assert row != row.rstrip()
+    assert failed == row.rstrip()
+    assert not any(line.endswith(' ') for line in preview.text.splitlines())
 
 
 def _server_log(access: str = '/health') -> str:

@@ -989,7 +989,13 @@ FOCUS_FOLLOW = 72
 
 def _shown(view: TextView, line: _Line) -> tuple[str, int, int]:
     """How a kept line is shown: its text, the characters of it kept, and the cuts made inside it."""
-    return _fit(view.content(line.span), line.limit, line.focus - line.span[0] if line.focus >= 0 else -1)
+    content = view.content(line.span)
+    if not content.endswith((' ', '\t')):
+        return _fit(content, line.limit, line.focus - line.span[0] if line.focus >= 0 else -1)
+    # The padding that aligns a row's last column shows nothing: it is left off, though kept (it holds no text).
+    text = content.rstrip(' \t')
+    shown, kept, cuts = _fit(text, line.limit, line.focus - line.span[0] if line.focus >= 0 else -1)
+    return shown, kept + len(content) - len(text), cuts
 
 
 def _fit(content: str, limit: int, focus: int) -> tuple[str, int, int]:
