@@ -578,3 +578,13 @@ def test_among_lines_holding_the_same_terms_one_of_an_odd_form_ranks_first() -> 
     intent = Intent.gather(prompt='Is anything off with networkx here?')
     [best] = [log[match.start : match.end] for match in find_matches(log, intent).lines[:1]]
     assert best == "warning: no files found matching 'networkx/*/tests/*.txt'"
+
+
+def test_a_socket_state_written_with_hyphens_is_the_lines_form() -> None:
+    """`ss -tan`: among a hundred `TIME-WAIT` sockets on the port asked about, the one `FIN-WAIT-2` is the odd one."""
+    rows = [f'TIME-WAIT  0      0          127.0.0.1:6432     127.0.0.1:{51000 + index}' for index in range(100)]
+    rows.insert(70, 'FIN-WAIT-2 0      0          127.0.0.1:6432     127.0.0.1:51570')
+    listing = 'State      Recv-Q Send-Q Local Address:Port  Peer Address:Port Process\n' + '\n'.join(rows) + '\n'
+    intent = Intent.gather(prompt='Why do connections to our proxy on 6432 never finish closing?')
+    [best] = [listing[match.start : match.end] for match in find_matches(listing, intent).lines[:1]]
+    assert best.startswith('FIN-WAIT-2 ')

@@ -1525,15 +1525,15 @@ FORM_WEIGHT = 0.2
 """How much a line of an odd form gains among the lines holding the request's terms (a line of a shared form loses
 this much times its form's share of them): where hundreds of `copying …` lines of a build name the package asked
 about, the one warning that names it says more."""
-_FORM_WORD = r'(?<![\w/.\-])([A-Za-z_]{2,})(?![\w/.\-])'
+_FORM_WORD = r'(?<![\w/.\-])([A-Za-z_]{2,}(?:-[A-Za-z0-9_]+)*)(?![\w/.\-])'
 _FORM = re.compile(f'{_FORM_WORD}(?:.*?{_FORM_WORD})?')
 """The first two plain words of a line (`would reformat`, `warning no`): lines one statement printed share them."""
 _FORM_SPAN = 48
 
 
 def _form(text: str, start: int, end: int) -> str:
-    """The line's first two plain words within its first characters: numbers, and words that are part of a path or a
-    name (`src/requests`, `Field7`), vary from line to line of one form."""
+    """The line's first two plain words within its first characters (`TIME-WAIT` is one): numbers, and words that are
+    part of a path or a name (`src/requests`, `Field7`), vary from line to line of one form."""
     found = _FORM.search(text, start, min(end, start + _FORM_SPAN))
     return '' if found is None else ' '.join(word for word in found.groups() if word)
 
