@@ -1795,8 +1795,9 @@ def find_matches(
         focus, best = start, -1.0
         key_end = _key_end(line)
         factor = _line_hint(line)
-        share = form_lines[forms[start]] / len(forms)
-        factor *= 1 + FORM_WEIGHT * (1 - share) if form_lines[forms[start]] <= FORM_RARE else 1 - FORM_WEIGHT * share
+        sharing = form_lines[forms[start]]
+        share = sharing / len(forms)
+        factor *= (1 + FORM_WEIGHT * (1 - share)) if sharing <= FORM_RARE else (1 - FORM_WEIGHT * share)
         if avoid and any(word in lowered for word in avoid):
             factor *= AVOIDED  # what the request said to look past ("missing imports")
         if len(line) > LONG_LINE:

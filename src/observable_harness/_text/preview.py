@@ -989,24 +989,21 @@ FOCUS_FOLLOW = 72
 
 def _shown(view: TextView, line: _Line) -> tuple[str, int, int]:
     """How a kept line is shown: its text, the characters of it kept, and the cuts made inside it."""
-    content = view.content(line.span)
-    if not content.endswith((' ', '\t')):
-        return _fit(content, line.limit, line.focus - line.span[0] if line.focus >= 0 else -1)
-    # The padding that aligns a row's last column shows nothing: it is left off, though kept (it holds no text).
-    text = content.rstrip(' \t')
-    shown, kept, cuts = _fit(text, line.limit, line.focus - line.span[0] if line.focus >= 0 else -1)
-    return shown, kept + len(content) - len(text), cuts
+    return _fit(view.content(line.span), line.limit, line.focus - line.span[0] if line.focus >= 0 else -1)
 
 
 def _fit(content: str, limit: int, focus: int) -> tuple[str, int, int]:
+    """`content` in about `limit` characters, kept around `focus` (-1: none); the characters kept, the cuts made.
+
+    The blanks that pad a row to its table's width show nothing: they are left off and counted as kept, and their
+    room goes to other lines rather than to a stated cut.
+    """
+    text = content.rstrip(' \t')
+    if len(text) < len(content):
+        shown, kept, cuts = _fit(text, limit, focus if focus < len(text) else -1)
+        return shown, kept + len(content) - len(text), cuts
     if len(content) <= limit * OVERSHOOT:
         return content, len(content), 0
-    blank = len(content) - len(content.rstrip())
-    if blank and (focus < 0 or focus < len(content) - blank):
-        # A row padded to its table's width (its last column empty, or short): the padding is what a cut drops
-        # first, stated like any other cut, not the end of what the row says.
-        shown, kept, cuts = _fit(content[:-blank], limit, focus)
-        return f'{shown} …[{blank:,} chars cut]…', kept, cuts + 1
     if focus >= 0:
         return _shorten_around(content, limit, focus)
     shown, kept = shorten_middle(content, limit, head_share=0.75)
