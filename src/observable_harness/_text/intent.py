@@ -1821,7 +1821,8 @@ def find_matches(
                 term.kind is not TermKind.word or whole_token(text, position, len(term.text))
             ):
                 value *= 1.2  # spelled as asked: Py_ENABLE_SHARED over PY_ENABLE_SHARED; a word whole, as written
-            if key_end[0] <= position - start < key_end[1]:
+            in_key = key_end[0] <= position - start < key_end[1]
+            if in_key:
                 value *= 1.4  # a key, a first column
             if (
                 _quoted_whole(text, position, len(term.key))
@@ -1833,7 +1834,7 @@ def find_matches(
             values[slot] = value
             if value > best:
                 focus, best = position, value
-            if key_end[0] <= position - start < key_end[1] and key_end[1] < len(line):
+            if in_key and key_end[1] < len(line):
                 keyed[start] = (lowered[key_end[0] : key_end[1]], line[key_end[1] :].strip(_VALUE_EDGES))
         for slot in list(values):
             # `contrib` inside `tqdm/contrib` is the same hit: the longer term speaks for both.
