@@ -299,6 +299,47 @@ def test_structured_spill_has_a_shape_sketch() -> None:
     assert b'\n' not in stored  # compact JSON by default: one line
 
 
+SCHEMA = {
+    'definitions': {
+        f'job_{index}': {
+            'type': 'object',
+            'properties': {
+                'retry': {'type': 'integer', 'maximum': 2, 'description': f'Retries of job {index}, at most two.'},
+                'cache': {'type': 'string', 'default': 'pull-push', 'enum': ['pull', 'push', 'pull-push']},
+            },
+        }
+        for index in range(300)
+    },
+    'version': 3,
+}
+
+
+def test_a_large_object_is_stored_and_previewed_a_member_a_line(otel: OTelHarness) -> None:
+    store = MemoryStore()
+    script = Script(
+        [
+            respond(call('schema')),
+            lambda m: read_back(m, 'schema', pattern='"job_150":{'),
+            done(),
+        ]
+    )
+    result = make_agent(script, ToolOutputLimits(store=store), schema=lambda: SCHEMA).run_sync('go')
+    [stored] = store.data.values()
+    text = stored.decode()
+    assert json.loads(text) == SCHEMA
+    assert '\n  "job_150":{\n' in text  # the member's own line, not a slice of one long line
+    assert '\n    "cache":{"type":"string","default":"pull-push","enum":["pull","push","pull-push"]}\n' in text
+    [stand_in] = returns_of(result.all_messages(), 'schema')
+    assert 'Shape: dict with 2 keys: definitions: dict, version: int' in stand_in
+    assert '"version":3' in stand_in  # the object's last member closes the preview on a line of its own
+    [page] = returns_of(result.all_messages(), 'read_tool_result')
+    assert '"job_150":{' in page and '"job_1500"' not in page
+    # What the model would have seen, and what is reported as the original, is the compact text.
+    [span] = otel.spans(names.SPAN_REDUCE)
+    compact = json.dumps(SCHEMA, separators=(',', ':'))
+    assert dict(span.attributes or {})[names.TOOL_OUTPUT_ORIGINAL_BYTES] == len(compact)
+
+
 # --- TOL-8: per_tool and tool_filter -----------------------------------------------------------
 
 

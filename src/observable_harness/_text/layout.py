@@ -22,6 +22,7 @@ __all__ = [
     'estimate_tokens',
     'indented_json',
     'json_lines',
+    'lined_json',
     'shape_sketch',
     'strip_ansi_codes',
     'utf8',
@@ -136,6 +137,131 @@ def json_lines(value: Any) -> str:
         items: Sequence[Any] = list(value)  # pyright: ignore[reportUnknownArgumentType]
         return '\n'.join(compact_json(item) for item in items)
     return indented_json(value)
+
+
+LINE_WIDTH = 120
+"""Characters of compact JSON an object or array may take and still be laid out on one line by `lined_json`."""
+_DEEPEST = 100
+"""Nesting below which `lined_json` lays nothing out further: a member this deep is one line, however long."""
+
+
+def _to_json(value: Any) -> str:
+    return pydantic_core.to_json(value, fallback=repr, serialize_unknown=True).decode()
+
+
+def lined_json(value: Any, *, width: int = LINE_WIDTH, compact: str | None = None) -> str:
+    """Compact JSON broken into lines where a reader needs them (`compact`: the value's `compact_json`, if known).
+
+    An object or array whose compact JSON fits in `width` characters stays on one line; a larger one puts
+    each of its members on a line of its own, one space deeper. An array of objects (records) puts each on
+    a line whole, and a long array of plain values fills lines of about `width`. Each line is spelled as
+    compact JSON spells it (`"default":"pull-push",`), so a search for what the compact text holds finds it
+    on a line, and a line says which member it is.
+
+    >>> print(lined_json({'name': 'cache', 'policy': {'default': 'pull-push', 'enum': ['pull', 'push']}}, width=30))
+    {
+     "name":"cache",
+     "policy":{
+      "default":"pull-push",
+      "enum":["pull","push"]
+     }
+    }
+    """
+    lines: list[str] = []
+    _lay_out(value, 0, '', '', width, lines, compact)
+    return _escape_line_separators('\n'.join(lines))
+
+
+_PLAIN = (str, int, float, bool, type(None))
+_PLAIN_OR_ARRAY = (*_PLAIN, list, tuple)
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_PLAIN_MEMBER = re.compile(_STRING + r':(?:' + _STRING + r'|\{\}|\[\]|[^,"{}\[\]]+)')
+"""A member of a compact JSON object whose value is a string, a number, `true`, `false`, `null`, `{}` or `[]`."""
+
+
+def _spelled(value: Any) -> str:
+    """`value`'s compact JSON; a plain string or number without anything to escape is spelled without a call."""
+    if type(value) is str and value.isascii() and value.isprintable() and '"' not in value and '\\' not in value:
+        return f'"{value}"'
+    if type(value) is int:
+        return str(value)
+    return _to_json(value)
+
+
+def _key(key: Any) -> str:
+    """A key as compact JSON spells it, with its colon (a key that is not a string is spelled as a string)."""
+    if type(key) is str and key.isascii() and key.isprintable() and '"' not in key and '\\' not in key:
+        return f'"{key}":'
+    return _to_json({key: None})[1:-5]
+
+
+def _flat(item: Any) -> bool:
+    """Whether `item` is laid out on its member's line as it is: a plain value, or an empty object or array."""
+    return isinstance(item, _PLAIN) or (isinstance(item, dict | list | tuple) and not item)
+
+
+def _lay_out(
+    node: Any, depth: int, lead: str, trail: str, width: int, lines: list[str], compact: str | None = None
+) -> None:
+    """Append the lines of `node` (after `lead`, a member's key, and before `trail`, its comma) to `lines`."""
+    indent = ' ' * depth
+    if not isinstance(node, dict | list | tuple):
+        node = _jsonable(node)  # a model, a dataclass, a set: laid out as what it serializes to
+    if _flat(node) or depth >= _DEEPEST:
+        lines.append(f'{indent}{lead}{compact or _to_json(node)}{trail}')
+        return
+    members = cast('dict[Any, Any] | list[Any] | tuple[Any, ...]', node)
+    # More members than half the width cannot fit it (each takes two characters at least): not serialized to see.
+    if compact is None and len(members) * 2 <= width:
+        compact = _to_json(members)
+    if compact is not None and len(compact) <= width:
+        lines.append(f'{indent}{lead}{compact}{trail}')
+        return
+    inner = depth + 1
+    pad = ' ' * inner
+    last = len(members) - 1
+    if isinstance(members, dict):
+        lines.append(f'{indent}{lead}{{')
+        if all(_flat(item) for item in members.values()):
+            # Plain values only: its members are read off its compact JSON at C speed, a line each.
+            found = _PLAIN_MEMBER.findall(compact or _to_json(members), 1)
+            lines.extend(f'{pad}{member},' for member in found[:-1])
+            lines.append(f'{pad}{found[-1]}')
+        else:
+            for index, (key, item) in enumerate(members.items()):
+                comma = ',' if index < last else ''
+                if _flat(item):
+                    lines.append(f'{pad}{_key(key)}{_spelled(item)}{comma}')
+                else:
+                    _lay_out(item, inner, _key(key), comma, width, lines)
+        lines.append(f'{indent}}}{trail}')
+        return
+    lines.append(f'{indent}{lead}[')
+    if not any(isinstance(item, _PLAIN_OR_ARRAY) for item in members):
+        # Records: one a line, whole, as `json_lines` lays them out (a record's name and its fields stay together).
+        lines.extend(f'{pad}{_to_json(item)},' for item in members[:-1])
+        lines.append(f'{pad}{_to_json(members[-1])}')
+    elif not all(_flat(item) for item in members):
+        for index, item in enumerate(members):
+            comma = ',' if index < last else ''
+            if _flat(item):
+                lines.append(f'{pad}{_spelled(item)}{comma}')
+            else:
+                _lay_out(item, inner, '', comma, width, lines)
+    else:
+        # Plain values (line numbers, names) fill lines rather than take one each.
+        row: list[str] = []
+        used = 0
+        # Numbers, booleans, nulls and empty arrays hold no comma: spelled by one call for the array, then split.
+        split = not any(isinstance(item, str | dict | list | tuple) for item in members)
+        for spelled in (compact or _to_json(members))[1:-1].split(',') if split else map(_spelled, members):
+            if row and used + len(spelled) > width:
+                lines.append(f'{pad}{",".join(row)},')
+                row, used = [], 0
+            row.append(spelled)
+            used += len(spelled) + 1
+        lines.append(f'{pad}{",".join(row)}')
+    lines.append(f'{indent}]{trail}')
 
 
 _SKETCH_SAMPLE = 100

@@ -340,8 +340,10 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
     """Where spilled payloads go; `None` uses a `LocalFileStore` under a stable per-user root."""
 
     serializer: Serializer | None = None
-    """How structured returns are laid out as text (`indented_json`, `json_lines`, or your own);
-    `None` is compact one-line JSON. The serialized text is what is measured and stored."""
+    """How structured returns are laid out as text (`indented_json`, `json_lines`, or your own): what is measured
+    and stored. `None` measures compact JSON, which is what passes; an object (or an array that is not of
+    records) too large to pass is stored and previewed a member a line, each line spelled as compact JSON (a
+    list of records stays on one line, previewed record by record)."""
 
     over_tokens: bool = False
     """Measure in estimated tokens (~4 characters each) instead of characters."""
@@ -591,6 +593,8 @@ class ToolOutputLimits(AbstractCapability[AgentDepsT]):
         if band is None or isinstance(band.action, Passthrough):
             telemetry.report_passthrough(tool_name, unit.size, unit.size_unit)
             return unit.value
+        if self.serializer is None:
+            unit.lay_out_in_lines()
         with telemetry.reduce_span() as span:
             reduced, hops = await self._apply(band.action, unit, _Env(self, ctx, tool_call_id))
             decision = self._decision(unit, band, reduced, hops)

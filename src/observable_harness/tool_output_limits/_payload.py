@@ -18,6 +18,7 @@ from .._text.layout import (
     Tokenizer,
     compact_json,
     estimate_tokens,
+    lined_json,
     shape_sketch,
     strip_ansi_codes,
     utf8,
@@ -25,7 +26,10 @@ from .._text.layout import (
 )
 from ..telemetry.names import SizeUnit
 
-__all__ = ['Measurer', 'PartName', 'Unit', 'binary_data', 'is_binary']
+__all__ = ['LINED_MAX_CHARS', 'Measurer', 'PartName', 'Unit', 'binary_data', 'is_binary']
+
+LINED_MAX_CHARS = 1 << 20
+"""Compact JSON of a structured value above which a spill or cut keeps it on one line rather than `lined_json`."""
 
 PartName: TypeAlias = Literal['return_value', 'content']
 
@@ -69,6 +73,7 @@ class Unit:
     __slots__ = (
         '_data',
         '_hash',
+        '_seen',
         'binary',
         'key',
         'part',
@@ -111,6 +116,8 @@ class Unit:
         """Store key: run id, tool call id and retry (and the part), so no two payloads collide."""
         self._data: bytes | None = binary
         self._hash: str | None = None
+        self._seen: tuple[int, int] | None = None
+        """Characters and bytes of the text the model would have seen, once `lay_out_in_lines` replaced it."""
 
     @property
     def data(self) -> bytes:
@@ -120,8 +127,28 @@ class Unit:
             self._data = utf8(self.text)  # chunk by chunk: a mostly-ASCII text encodes at memory speed
         return self._data
 
+    def lay_out_in_lines(self) -> None:
+        """Before an object laid out as compact JSON is stored or cut: its text becomes `lined_json`, so a read-back
+        page, a `pattern` match and a preview's line each hold a member rather than a slice of one long line.
+
+        A list of records keeps its one line (its preview reads it record by record), and so does a value of more
+        than `LINED_MAX_CHARS` (laying it out costs about a microsecond a line). The size measured, and the characters
+        and bytes reported as the original, stay the compact text's: what the model would have seen.
+        """
+        text = self.text
+        if not self.structured or text is None or len(text) > LINED_MAX_CHARS:
+            return
+        if not text.startswith(('{', '[')) or text.startswith('[{'):
+            return
+        self._seen = (len(text), self.original_bytes)
+        self.text = lined_json(self.value, compact=text)
+        self._data = None
+        self._hash = None
+
     @property
     def original_bytes(self) -> int:
+        if self._seen is not None:
+            return self._seen[1]
         if self._data is None and self.text is not None:
             return utf8_size(self.text)
         return len(self.data)
@@ -136,6 +163,8 @@ class Unit:
     @property
     def chars(self) -> int:
         """Characters the model would see (bytes for a binary payload)."""
+        if self._seen is not None:
+            return self._seen[0]
         return len(self.text) if self.text is not None else len(self.data)
 
     def sketch(self) -> str | None:
