@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from observable_harness._text import intent as intent_module
 from observable_harness._text.cut import TruncationStrategy, cut_text
 from observable_harness._text.intent import Intent, TermKind, find_matches
-from observable_harness._text.layout import compact_json
+from observable_harness._text.layout import compact_json, lined_json
 from observable_harness._text.preview import Preview, _diff_weight, _listing_weight, _offer, select_preview
 from observable_harness._text.scan import usable
 from observable_harness._text.shapes import TextView, _rare_rows, detect
@@ -740,6 +740,33 @@ def test_a_record_headed_by_the_name_asked_about_brings_its_indented_lines() -> 
     record = text[text.index('\nopenssl:\n') + 1 :].split('\n')[:8]
     assert '\n'.join(record) in preview.text
     assert record[1].startswith('  Installed: ') and record[2].startswith('  Candidate: ')
+
+
+def test_a_json_key_over_its_object_brings_the_object_asked_about() -> None:
+    """A schema laid out a member a line: asked what `expire_in` defaults to, the object under its definition (not
+    the jobs that refer to it) with its type, description and default."""
+    schema = {
+        'jobs': {
+            f'job_{index}': {'script': f'make part-{index}', 'expire_in': {'$ref': '#/definitions/expire_in'}}
+            for index in range(120)
+        },
+        'definitions': {
+            **{
+                f'option_{index}': {'type': 'string', 'description': f'Option {index} of a job, rarely set.'}
+                for index in range(120)
+            },
+            'expire_in': {
+                'type': 'string',
+                'description': 'How long artifacts should be kept. They are saved 30 days by default.',
+                'default': '30 days',
+            },
+        },
+    }
+    for text in (lined_json(schema), json.dumps(schema, indent=2)):
+        preview = select_preview(text, 1_000, intent=Intent.gather(prompt='How long does expire_in keep artifacts?'))
+        lines = text.split('\n')
+        heading = max(index for index, line in enumerate(lines) if line.lstrip().startswith('"expire_in"'))
+        assert '\n'.join(lines[heading : heading + 4]) in preview.text
 
 
 def test_a_trace_shows_the_library_it_opened_before_the_paths_it_tried() -> None:

@@ -1630,8 +1630,10 @@ def _defined_at(text: str, start: int, end: int, position: int, size: int) -> bo
     if text.startswith('>:', after):
         return True
     heading = text.startswith(':', after) and not text[after + 1 : end].strip()
-    if heading or text.startswith('(', after):
-        if text[start:position].strip(' \t'):
+    # A JSON key over its object or array (`"policy":{` on a line of its own), as `lined_json` lays one out.
+    member = text[after:end] in MEMBER_OPENINGS
+    if heading or member or text.startswith('(', after):
+        if text[start:position].strip(' \t') != ('"' if member else ''):
             return False
     elif not (
         text.startswith('-', position)
@@ -1644,6 +1646,10 @@ def _defined_at(text: str, start: int, end: int, position: int, size: int) -> bo
     lead = text[start:position]
     indent = len(lead) - len(lead.lstrip(' \t'))
     return bool(body.strip()) and len(body) - len(body.lstrip(' \t')) > indent
+
+
+MEMBER_OPENINGS = ('":{', '":[', '": {', '": [')
+"""How a JSON key over its object or array ends its line (compact or pretty-printed)."""
 
 
 _OPTION_LEAD = re.compile(r'[ \t]*(?:-\w(?: \S+)?, )?')

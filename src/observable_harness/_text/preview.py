@@ -35,6 +35,7 @@ from .counting import newlines
 from .intent import (
     HIT_CHARS,
     MAX_CANDIDATES,
+    MEMBER_OPENINGS,
     PLACES_PER_TERM,
     SCAN_CHARS,
     VERSION_AFTER,
@@ -759,7 +760,9 @@ def _definition_body(view: TextView, span: Span) -> list[Span]:
     """The lines a matched definition brings: a block's first lines, or the paragraph indented under it."""
     content = view.content(span)
     bare = content.strip()
-    heading = bare.endswith(':') and len(bare.split()) == 1  # a record's heading (`openssl:`), not a block of code
+    # A record's heading (`openssl:`, a JSON key over its object: `"policy":{`), not a block of code.
+    member = bare.startswith('"') and bare.endswith(MEMBER_OPENINGS)
+    heading = member or (bare.endswith(':') and len(bare.split()) == 1)
     if bare.endswith((':', '{')) and not heading:
         return list(view.forward(span, DEFINITION_BODY))
     indent = len(content) - len(content.lstrip(' \t'))
