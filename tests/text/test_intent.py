@@ -71,6 +71,21 @@ def test_a_term_several_sources_name_weighs_more() -> None:
     assert twice['shared_buffers'] > once['shared_buffers']
 
 
+def test_a_response_restating_its_own_call_says_nothing_more_about_what_it_names() -> None:
+    """The model describing the command it runs (`I'll read the worker's /proc/<pid>/smaps`) does not make the
+    command's own names more wanted; the user naming one as well does."""
+    args = {'command': 'cat /proc/$(pgrep -f feature_server.py)/smaps'}
+    call = {t.key: t.weight for t in Intent.gather(args=args).terms}
+    described = {t.key: t.weight for t in Intent.gather(args=args, text="I'll read feature_server.py's smaps").terms}
+    asked = {
+        t.key: t.weight
+        for t in Intent.gather(args=args, text="I'll read its smaps", prompt='Why is feature_server.py so big?').terms
+    }
+    assert described['feature_server.py'] == call['feature_server.py']
+    assert asked['feature_server.py'] > call['feature_server.py']
+    assert described['smaps'] == call['smaps']
+
+
 def test_contractions_do_not_make_quoted_terms() -> None:
     found = terms(Intent.gather(text="I'll pull the rows; I need jsonb_path_query's arguments."))
     assert 'jsonb_path_query' in found

@@ -366,6 +366,10 @@ class Intent:
                     continue
                 said.setdefault(term.key, set()).add(source)
                 known = weights.get(term.key)
+                if known is not None and said[term.key] == {'args', 'text'}:
+                    # The response describing its own call (`I'll read the worker's /proc/<pid>/smaps`) restates what
+                    # the call names: no second say that it is what the output is searched for.
+                    continue
                 if known is None:
                     weights[term.key] = (term, term.weight)
                 else:
