@@ -214,13 +214,26 @@ def test_a_crash_a_debugger_or_a_runtime_reports_is_an_error(line: str) -> None:
         '(42 rows)',  # psql
         '(1 row)',
         'Found 5028 errors.',  # ruff, mypy
+        '48 failed, 31 passed in 12.35s',  # pytest -q
+        '79 passed in 10.58s',
+        '3 passed, 1 warning in 0.50s',
+        '4ece17a107d7b2e8bc3bd14356c2b53038fe41cf is the first bad commit',  # git bisect's verdict
     ],
 )
 def test_a_run_or_a_listing_counting_itself_is_a_summary(line: str) -> None:
     assert classify_line(line) is LineClass.summary
 
 
-@pytest.mark.parametrize('line', ['Result: the cache was cold', 'total tests were slow', '(42 rows were skipped)'])
+@pytest.mark.parametrize(
+    'line',
+    [
+        'Result: the cache was cold',
+        'total tests were slow',
+        '(42 rows were skipped)',
+        '3 passed in review, 2 failed in staging',
+        'Which commit is the first bad commit?',
+    ],
+)
 def test_prose_about_results_is_not_a_summary(line: str) -> None:
     assert classify_line(line) is not LineClass.summary
 

@@ -769,6 +769,39 @@ def test_a_json_key_over_its_object_brings_the_object_asked_about() -> None:
         assert '\n'.join(lines[heading : heading + 4]) in preview.text
 
 
+def test_a_bisect_run_keeps_its_verdict_however_many_lines_name_what_was_asked() -> None:
+    """`git bisect run` over a test script: each step's failures name `--help`, and the commit it found is stated
+    a dozen lines before the end, over the commit's own header and stat."""
+    steps = []
+    for step in range(8):
+        steps += [
+            f'Bisecting: {2 ** (7 - step)} revisions left to test after this (roughly {7 - step} steps)',
+            f'[{step:040x}] Refactor option parsing, part {step}',
+            "running  '/tmp/bisect/check.sh'",
+            *(f'FAILED tests/test_help.py::test_help_{case} - TypeError: --help crashed' for case in range(40)),
+            '40 failed, 31 passed in 12.35s',
+        ]
+    verdict = '4ece17a107d7b2e8bc3bd14356c2b53038fe41cf is the first bad commit'
+    ending = [
+        '79 passed in 10.58s',
+        verdict,
+        'commit 4ece17a107d7b2e8bc3bd14356c2b53038fe41cf',
+        'Author: A Developer <dev@example.com>',
+        'Date:   Sun Jan 12 14:59:58 2025 +0000',
+        '',
+        '    Expand `Choice` token normalization + make generic (#2796)',
+        '',
+        *(f' src/click/module_{index}.py | {index + 3} ++-' for index in range(10)),
+        ' 10 files changed, 239 insertions(+), 71 deletions(-)',
+        'bisect found first bad commit',
+    ]
+    text = '\n'.join([*steps, *ending])
+    prompt = 'Since click 8.2.0 every `--help` of our typer CLI crashes. Which click change broke it?'
+    preview = select_preview(text, 1_000, intent=Intent.gather(prompt=prompt))
+    assert verdict in preview.text
+    assert preview.text.rstrip().endswith('bisect found first bad commit')
+
+
 def test_a_trace_shows_the_library_it_opened_before_the_paths_it_tried() -> None:
     # A dynamic loader tries each directory of its search path: the lookups that failed name the library too.
     tried = [

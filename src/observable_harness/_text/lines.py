@@ -117,7 +117,10 @@ _SUMMARY = re.compile(
     r'|\(\d+ rows?\)$)'
     r'|\|?\s*TOTAL\s+(?:\|\s*)?\d'
     r'|g?make(?:\[\d+\])?: \*\*\* \[.*\] Error \d+'
-    r'|ninja: build stopped: ',
+    r'|ninja: build stopped: '
+    r'|\d+ (?:failed|passed|errors?)(?:, \d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?))*'
+    r' in [\d.]+s\b'  # pytest's account of a quiet run (`-q`): `48 failed, 31 passed in 12.35s`
+    r'|[0-9a-f]{7,40} is the first bad commit\s*$',  # git bisect's verdict
 )
 _EXIT_STATUS = re.compile(
     r'^\s*\[?(?:exit(?:ed)?(?: with)?(?: status| code)?|exit_code|exit_status|return ?code|'
