@@ -802,6 +802,42 @@ def test_a_bisect_run_keeps_its_verdict_however_many_lines_name_what_was_asked()
     assert preview.text.rstrip().endswith('bisect found first bad commit')
 
 
+def test_a_build_that_did_not_fail_shows_the_warnings_its_compiler_gave() -> None:
+    """`ninja` of a C library with `-fanalyzer`: each warning sits over a hundred lines of the paths it took, and the
+    library's name is on every step; asked whether the analyzer found anything, its warnings come first."""
+    steps = [f'[{index}/18] Compiling C object libjson-c.so.5.5.0.p/part_{index}.c.o' for index in range(1, 16)]
+    warnings = [
+        "../json_object.c:760:24: warning: leak of 'k' [CWE-401] [-Wanalyzer-malloc-leak]",
+        "../json_tokener.c:264:27: warning: leak of 'strdup(tok->pb.buf)' [CWE-401] [-Wanalyzer-malloc-leak]",
+        "../linkhash.h:362:17: warning: dereference of NULL 't' [CWE-476] [-Wanalyzer-null-dereference]",
+        "../linkhash.h:388:25: warning: dereference of NULL 'e' [CWE-476] [-Wanalyzer-null-dereference]",
+    ]
+    lines = ['ninja: Entering directory `build-an`']
+    for index, step in enumerate(steps):
+        lines.append(step)
+        if index % 4 != 2:
+            continue
+        lines += ["../json_object.c: In function 'json_object_put':", warnings[index // 4]]
+        lines += [f'  {760 + index} |         json_object_put(jso);', '      |         ^~~~~~~~~~~~~~~~~~~']
+        for event in range(24):
+            lines += [
+                f"  'json_object_put': events {event}-{event + 1}",
+                '    |',
+                f'    |  {340 + event} |         if (jso->_ref_count == {event})',
+                '    |      |            ~' + '~' * (event % 7),
+                '    |      |            |',
+                f"    |      |            ({event}) following 'false' branch (when 'jso' is non-NULL)...",
+                '    |......',
+                f"../linkhash.h:{360 + event}:17: note: in expansion of macro 'lh_foreach'",
+            ]
+    lines += ['[16/18] Linking target libjson-c.so.5.5.0', '[18/18] Linking target apps/json_parse']
+    text = '\n'.join(lines)
+    prompt = 'We ship json-c in our firmware. Did a GCC -fanalyzer build of json-c find anything real?'
+    for intent in (None, Intent.gather(prompt=prompt)):
+        preview = select_preview(text, 1_000, intent=intent)
+        assert all(warning in preview.text for warning in warnings), (preview.shape, intent)
+
+
 def test_a_trace_shows_the_library_it_opened_before_the_paths_it_tried() -> None:
     # A dynamic loader tries each directory of its search path: the lookups that failed name the library too.
     tried = [

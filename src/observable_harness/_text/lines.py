@@ -245,6 +245,8 @@ _PROGRESS = re.compile(
 _PERCENT_TAIL = re.compile(r'\[\s*\d{1,3}%\]\s*$')
 """One of `_PROGRESS`'s forms (a test runner's `[ 42%]`), tried on a line's last characters before the whole
 regex is tried along the line."""
+_BUILD_STEP = re.compile(r'\[\s*(?:\d+/\d+|\d{1,3}%)\] [A-Z]')
+"""A build tool's step (ninja's `[15/18] Compiling C object ...`, CMake's `[ 45%] Building C object ...`)."""
 _PROGRESS_SUFFIXES = (' PASSED', ' SKIPPED', ' XFAIL', ' XPASS', ' ok')
 _SECTION_HEADER = re.compile(r'^\s*([=_*#~+-])\1{2,}(?:\s*\S.*)?$|^#{1,6}\s+\S')
 _PYTEST_TRACE_BANNER = re.compile(r'^=+ (?:FAILURES|ERRORS) =+\s*$')
@@ -405,6 +407,7 @@ def _classify(line: str, alert: bool) -> LineClass:
             and (_PERCENT_TAIL.search(line, len(line) - 16) or _PROGRESS.search(line)) is not None
         )
         or line.startswith('ok ')
+        or (line[:1] == '[' and _BUILD_STEP.match(line) is not None)
     ):
         return LineClass.progress
     return LineClass.normal

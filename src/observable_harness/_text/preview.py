@@ -99,6 +99,7 @@ MIDDLE_MARKERS = (
     'Invalid read',
     'Invalid write',
     ': *** ',  # make stopping or skipping a target: `make: *** No rule to make target`, `make[1]: *** [x] Error 1`
+    ': warning: ',  # a compiler's warning: `../json_object.c:760:24: warning: leak of 'k' [CWE-401]`
 )
 """Literal markers a log's middle is searched for (C-speed); a hit's line is then classified like any other."""
 GAP_FILL = 3
@@ -726,6 +727,7 @@ def _class_picks(
             out.append((200.0 - 1e-6 * span[0], [_Line(span, limit, role='warning')], 'warning'))
     if shape.kind is ShapeKind.log:
         out.extend(_error_kinds(view, classes, limit))
+        out.extend(_compiler_warnings(view, classes, limit))
     plain = (LineClass.normal, LineClass.stack)
     noise = (LineClass.repeated, LineClass.progress)
     # An output of no known shape with nothing flagged in it (a settings dump, a dry run, a list of names), or a
@@ -849,6 +851,35 @@ def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> 
             picks.append((RAISED_KIND_PRIORITY - 0.01 * len(seen), group, 'error'))
         picks.append((priority - 0.005, [line], 'error'))
         if len(seen) == ERROR_KINDS:
+            break
+    return picks
+
+
+COMPILER_WARNINGS = 5
+"""A build's compiler warnings shown, the first of each text, above the lines that merely share a request's words."""
+WARNING_KIND_PRIORITY = 325.0
+_COMPILER_WARNING = re.compile(r'\S+:\d+(?::\d+)?: warning: ')
+_DIGITS = re.compile(r'\d+')
+
+
+def _compiler_warnings(
+    view: TextView, classes: dict[Span, LineClass], limit: int
+) -> list[tuple[float, list[_Line], str]]:
+    """A build log's first compiler warnings (`json_object.c:760:24: warning: leak of 'k'`), one of each text: in a
+    build that did not fail, what the compiler found is what there is to see, over a request's words in the steps
+    it printed and the source it quoted."""
+    seen: set[str] = set()
+    picks: list[tuple[float, list[_Line], str]] = []
+    for span in sorted(span for span, line_class in classes.items() if line_class is LineClass.warning):
+        content = view.content(span)
+        if not _COMPILER_WARNING.match(content):
+            continue
+        kind = _DIGITS.sub('', content)
+        if kind in seen:
+            continue
+        seen.add(kind)
+        picks.append((WARNING_KIND_PRIORITY - 0.01 * len(seen), [_Line(span, limit, role='warning')], 'warning'))
+        if len(seen) == COMPILER_WARNINGS:
             break
     return picks
 
