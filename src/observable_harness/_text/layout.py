@@ -179,9 +179,14 @@ _PLAIN_MEMBER = re.compile(_STRING + r':(?:' + _STRING + r'|\{\}|\[\]|[^,"{}\[\]
 """A member of a compact JSON object whose value is a string, a number, `true`, `false`, `null`, `{}` or `[]`."""
 
 
+def _bare(value: Any) -> bool:
+    """Whether `value` is a string JSON spells as it is between quotes: printable ASCII, no quote, no backslash."""
+    return type(value) is str and value.isascii() and value.isprintable() and '"' not in value and '\\' not in value
+
+
 def _spelled(value: Any) -> str:
     """`value`'s compact JSON; a plain string or number without anything to escape is spelled without a call."""
-    if type(value) is str and value.isascii() and value.isprintable() and '"' not in value and '\\' not in value:
+    if _bare(value):
         return f'"{value}"'
     if type(value) is int:
         return str(value)
@@ -190,9 +195,7 @@ def _spelled(value: Any) -> str:
 
 def _key(key: Any) -> str:
     """A key as compact JSON spells it, with its colon (a key that is not a string is spelled as a string)."""
-    if type(key) is str and key.isascii() and key.isprintable() and '"' not in key and '\\' not in key:
-        return f'"{key}":'
-    return _to_json({key: None})[1:-5]
+    return f'"{key}":' if _bare(key) else _to_json({key: None})[1:-5]
 
 
 def _flat(item: Any) -> bool:

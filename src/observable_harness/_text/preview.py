@@ -46,7 +46,7 @@ from .intent import (
     version_numbers,
     whole_token,
 )
-from .lines import LineClass, alert_class, classify_line, classify_lines
+from .lines import LineClass, alert_class, classify_line, classify_lines, line_shape
 from .scan import literal_places, literal_places_utf8, literal_presence
 from .shapes import (
     HEADER_PRIORITY,
@@ -859,7 +859,6 @@ COMPILER_WARNINGS = 5
 """A build's compiler warnings shown, the first of each text, above the lines that merely share a request's words."""
 WARNING_KIND_PRIORITY = 325.0
 _COMPILER_WARNING = re.compile(r'\S+:\d+(?::\d+)?: warning: ')
-_DIGITS = re.compile(r'\d+')
 
 
 def _compiler_warnings(
@@ -868,13 +867,13 @@ def _compiler_warnings(
     """A build log's first compiler warnings (`json_object.c:760:24: warning: leak of 'k'`), one of each text: in a
     build that did not fail, what the compiler found is what there is to see, over a request's words in the steps
     it printed and the source it quoted."""
-    seen: set[str] = set()
+    seen: set[bytes] = set()
     picks: list[tuple[float, list[_Line], str]] = []
     for span in sorted(span for span, line_class in classes.items() if line_class is LineClass.warning):
         content = view.content(span)
         if not _COMPILER_WARNING.match(content):
             continue
-        kind = _DIGITS.sub('', content)
+        kind = line_shape(content)  # its place's numbers aside
         if kind in seen:
             continue
         seen.add(kind)
