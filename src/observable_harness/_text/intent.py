@@ -1635,7 +1635,7 @@ def _defined_at(text: str, start: int, end: int, position: int, size: int) -> bo
         return True
     heading = text.startswith(':', after) and not text[after + 1 : end].strip()
     # A JSON key over its object or array (`"policy":{` on a line of its own), as `lined_json` lays one out.
-    member = text[after:end] in MEMBER_OPENINGS
+    member = 3 <= end - after <= 4 and text[after:end] in MEMBER_OPENINGS  # measured first: no slice of a long line
     if heading or member or text.startswith('(', after):
         if text[start:position].strip(' \t') != ('"' if member else ''):
             return False
