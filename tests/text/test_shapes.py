@@ -599,6 +599,29 @@ def test_findings_marked_under_their_source_are_counted_and_the_rare_warnings_sh
     assert sum(line.startswith('In /usr/bin/bzexe line ') for line in one.text.splitlines()) >= 3
 
 
+def test_findings_each_quoted_with_their_source_and_a_caret_are_a_checkers_report() -> None:
+    # `cppcheck --enable=warning,style,performance,portability --inconclusive` of cJSON (real): each finding is its
+    # place and severity (`style: `, `portability: ` as well as `error: `), then the source line and a caret under
+    # the place, so findings are only a third of the lines. Two errors among 172 findings, most of them style.
+    report = gzip.decompress((_DATA / 'diagnostics' / 'cppcheck_cjson.txt.gz').read_bytes()).decode()
+    errors = [line for line in report.splitlines() if ': error: ' in line]
+    assert len(errors) == 2
+    preview = select_preview(report, 1_000)
+    assert preview.shape == 'diagnostics'
+    assert preview.text.startswith('[172 diagnostics by code: shadowVariable 65, nullPointerRedundantCheck 48,')
+    shown = preview.text.splitlines()
+    assert all(any(line.startswith(error[:60]) for line in shown) for error in errors)
+
+
+def test_a_finding_reported_twice_is_shown_once() -> None:
+    # cppcheck reports one shadowed local five times, word for word: a second copy would only take another line's room.
+    report = gzip.decompress((_DATA / 'diagnostics' / 'cppcheck_cjson.txt.gz').read_bytes()).decode()
+    finding = "cJSON.c:1145:12: style: Local variable 'item' shadows outer variable [shadowVariable]"
+    assert report.splitlines().count(finding) == 5
+    preview = _asked(report, "cppcheck says a local 'item' shadows an outer variable at cJSON.c:1145. A real bug?")
+    assert preview.text.splitlines().count(finding) == 1
+
+
 def test_what_a_diff_tool_says_of_each_file_outranks_the_patch_lines_a_requests_words_are_in() -> None:
     # `isort --check-only --diff` of pluggy (real): a verdict line before each file's patch, 20 files. The request's
     # words (`pluggy`, `config`) are all over the patches' import lines; the verdicts say which files, and how many.

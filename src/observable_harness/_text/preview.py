@@ -290,8 +290,18 @@ def select_preview(
         # Paths a request names that are the places of (nearly) every finding are the files the command checked:
         # they say what the report is about, not which finding to look at.
         scope = _REPORT_SCOPE if _names_every_place(matches, counted) else _WORDS
+        # A line of a log or a checker's report that opens its own line says all it says by itself: the same line
+        # again (one place reported twice) tells nothing more. An indented one continues the line above it, as a line
+        # of a record (a commit, a JSON object) belongs to its record: the same words, about something else.
+        alone = shape.kind in (ShapeKind.log, ShapeKind.diagnostics)
+        shown: set[str] = set()
         for rank, match in enumerate(matches.lines[:INTENT_GROUPS]):
             span = (match.start, match.end)
+            if alone and not text[match.start : match.start + 1].isspace():
+                line = text[match.start : match.end]
+                if line in shown:
+                    continue
+                shown.add(line)
             # A weak match (a common term alone, a progress line) ranks under what the shape needs. The best few keep a
             # place above it when they hold a name, a path or a number; on the request's plain words alone, a line
             # must score near the best.

@@ -253,7 +253,8 @@ _SYSCALL = re.compile(
     r'(?:\[pid +\d+\] |\d+ +)?(?:\d\d:\d\d:\d\d\.\d+ )?[a-z_][a-z0-9_]*\(.*(?:\) += |<unfinished|resumed>)'
 )
 _DIAGNOSTIC = re.compile(
-    r'\s*(?:[^\s:]+):\d+(?::\d+)?(?::| -) ?(?:error|warning|note|info|fatal error|[A-Z]{1,4}\d{2,5}\b|[a-z]+\d+\b)'
+    r'\s*(?:[^\s:]+):\d+(?::\d+)?(?::| -) ?'
+    r'(?:error|warning|note|info|fatal error|style|performance|portability|information|[A-Z]{1,4}\d{2,5}\b|[a-z]+\d+\b)'
     r'|\s*(?:error|warning)(?:\[[\w-]+\])?: '
     r'|\S+\(\d+,\d+\): (?:error|warning) '
     r'|\s+--> \S+:\d+:\d+',
@@ -411,7 +412,7 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         nonblank, lambda line: bool(_OTHER_TESTS.match(line)), 0.3
     ):
         return Shape(ShapeKind.test_run, 'tests')
-    if _over(nonblank, lambda line: bool(_DIAGNOSTIC.match(line)), 0.4):
+    if _over(nonblank, lambda line: bool(_DIAGNOSTIC.match(line)), 0.4) or _quoted_findings(nonblank):
         return Shape(ShapeKind.diagnostics, 'lines')
     if ' ==> ' in joined and _over(nonblank, lambda line: bool(_SPELLING.search(line)), 0.4):
         return Shape(ShapeKind.diagnostics, 'lines')  # a spelling checker's findings: the word is the code
@@ -435,6 +436,24 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     if _stanzas(nonblank):
         return Shape(ShapeKind.key_value, 'stanzas')
     return Shape(ShapeKind.log)
+
+
+_BARE_CARET = re.compile(r'\s*\^[~^]*\s*$')
+"""A caret under the source line a finding quotes (cppcheck, clang): `        ^`."""
+QUOTED_FINDINGS = 0.2
+"""The share of lines findings must make for findings each quoted with its source and a caret to be diagnostics."""
+
+
+def _quoted_findings(lines: list[str]) -> bool:
+    """Whether the lines are findings each followed by the source line it is about and a caret under the place
+    (cppcheck, clang): a third of the lines are findings, the rest what they quote."""
+    findings = carets = 0
+    for line in lines:
+        if _DIAGNOSTIC.match(line):
+            findings += 1
+        elif _BARE_CARET.match(line):
+            carets += 1
+    return findings > QUOTED_FINDINGS * len(lines) and carets >= 2 and findings + 2 * carets > 0.7 * len(lines)
 
 
 ARROWS = 2
@@ -2223,6 +2242,7 @@ _CODE_STYLES = (
     _CodeStyle(re.compile(r'^(?:error|warning)\[([A-Z]\d{4})\]', re.MULTILINE), '[{code}]'),  # rustc, cargo
     _CodeStyle(re.compile(r'^([A-Z]{1,4}\d{2,5}) (?=\S)', re.MULTILINE), '\n{code} '),  # ruff's full format
     _CodeStyle(re.compile(r'(?<=\S) \[([a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*)\]$', re.MULTILINE), ' [{code}]'),  # sphinx
+    _CodeStyle(re.compile(r'(?<=\S) \[([a-z][A-Za-z0-9_]*)\]$', re.MULTILINE), ' [{code}]'),  # cppcheck
     _CodeStyle(_CARET, ' {code} ('),  # shellcheck
     _CodeStyle(re.compile('^' + _ISSUE.pattern, re.MULTILINE), '>> Issue: [{code}:'),  # bandit
     # codespell: the word it flags is the code, a one-off word the likely typo among names it flags everywhere.
@@ -2293,8 +2313,11 @@ def _first(text: str, token: str) -> int:
     return found + 1 if found != -1 else -1
 
 
-_SEVERITY = re.compile(r'\b(?:(error|fatal)|(warning)|(info|note|style))\)?: ', re.IGNORECASE)
-"""The severity a diagnostic states before its message: `error: `, `WARNING: `, shellcheck's `(info): `."""
+_SEVERITY = re.compile(
+    r'\b(?:(error|fatal)|(warning)|(info|information|note|style|performance|portability))\)?: ', re.IGNORECASE
+)
+"""The severity a diagnostic states before its message: `error: `, `WARNING: `, shellcheck's `(info): `, cppcheck's
+`style: `."""
 
 
 def _severity(text: str, position: int) -> int:
