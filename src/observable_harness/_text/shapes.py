@@ -253,8 +253,9 @@ _SYSCALL = re.compile(
     r'(?:\[pid +\d+\] |\d+ +)?(?:\d\d:\d\d:\d\d\.\d+ )?[a-z_][a-z0-9_]*\(.*(?:\) += |<unfinished|resumed>)'
 )
 _DIAGNOSTIC = re.compile(
-    r'\s*(?:[^\s:]+):\d+(?::\d+)?(?::| -) ?'
+    r'\s*(?:[^\s:]+):\d+(?::\d+)?(?:(?::| -) ?'
     r'(?:error|warning|note|info|fatal error|style|performance|portability|information|[A-Z]{1,4}\d{2,5}\b|[a-z]+\d+\b)'
+    r'| [A-Z]{1,4}\d{2,5}\b)'  # a code after a space, no colon (markdownlint, hadolint): `README.md:12:3 MD042/...`
     r'|\s*(?:error|warning)(?:\[[\w-]+\])?: '
     r'|\S+\(\d+,\d+\): (?:error|warning) '
     r'|\s+--> \S+:\d+:\d+',
