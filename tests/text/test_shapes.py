@@ -801,3 +801,13 @@ def test_findings_placed_and_coded_without_a_colon_are_a_checkers_report() -> No
     assert preview.shape == 'diagnostics'
     assert preview.text.startswith('[869 diagnostics by code: MD013 494, MD004 121, MD024 115,')
     assert sum(code in preview.text for code in (' MD038/', ' MD045/', ' MD053/')) >= 2
+
+
+def test_a_name_on_more_of_a_reports_lines_than_a_preview_shows_does_not_outrank_its_rare_findings() -> None:
+    # The request names `docs/` and the README: 367 and 35 of the 869 findings. The README's first findings say nothing
+    # the report's account of its findings does not; the rare codes' findings in those files are what was asked for.
+    report = gzip.decompress((_DATA / 'diagnostics' / 'markdownlint_httpx.txt.gz').read_bytes()).decode()
+    preview = _asked(report, 'Most are CHANGELOG noise. Which findings in README and docs/ are real content bugs?')
+    assert preview.shape == 'diagnostics'
+    assert ' MD045/' in preview.text and ' MD053/' in preview.text
+    assert sum(line.startswith('README.md:') for line in preview.text.splitlines()) <= 2

@@ -309,9 +309,18 @@ def select_preview(
             strong = match.score >= STRONG_SHARE * top or (
                 named and rank < STRONG_MATCHES and match.score >= FLOOR_SHARE * top
             )
-            if strong and reported and all(matches.terms[index].kind in scope for index in match.terms):
+            if (
+                strong
+                and reported
+                and (
+                    all(matches.terms[index].kind in scope for index in match.terms)
+                    or (len(match.terms) == 1 and matches.line_counts[match.terms[0]] > BROAD_LINES)
+                )
+            ):
                 # Words of a request found in a run's report (a test's source, a diagnostic's message, a patch's lines)
-                # say less than the report's own account of it: only a name, path or number outranks that.
+                # say less than the report's own account of it: only a name, path or number outranks that. Nor does a
+                # name alone on more of its lines than a preview could show: a part of what was checked (`docs/`, a
+                # `README` with two hundred findings), which the report's account of its findings covers better.
                 strong = False
             if strong and shape.kind is ShapeKind.test_run:
                 # A test that passed or was skipped is the answer only when the request names the test, not when
@@ -467,6 +476,8 @@ def _names_every_place(matches: Matches, counted: Census | None) -> bool:
 
 PLACES_NAMED = 0.8
 """The share of a report's findings whose places a request's paths must name for them to be the checked files."""
+BROAD_LINES = 32
+"""Lines of a report a term may be on and still say which of its findings a request means (a preview shows a dozen)."""
 _WORDS = frozenset((TermKind.word,))
 _REPORT_SCOPE = frozenset((TermKind.word, TermKind.path))
 """Terms that say less about a checker's findings than its own account of them: words, and the paths of the
