@@ -769,6 +769,27 @@ def test_a_json_key_over_its_object_brings_the_object_asked_about() -> None:
         assert '\n'.join(lines[heading : heading + 4]) in preview.text
 
 
+def test_a_definition_with_more_lines_than_fit_brings_the_first_of_them() -> None:
+    """A schema laid out a member a line, its `retry` object longer than the preview: asked about `retry`, the key
+    comes with the first of its members rather than alone."""
+    words = 'runs the job again when it fails for one of the reasons listed, up to the maximum number of attempts'
+    schema = {
+        'definitions': {
+            **{
+                f'option_{index}': {'type': 'string', 'description': f'Option {index} of a job.'}
+                for index in range(150)
+            },
+            'retry': {f'note_{index}': f'{index}: {words}, as the pipeline configuration states' for index in range(8)},
+        }
+    }
+    text = lined_json(schema)
+    preview = select_preview(text, 1_000, intent=Intent.gather(prompt='What does retry do?'))
+    shown = preview.text.splitlines()
+    heading = shown.index('  "retry":{')
+    assert shown[heading + 1].startswith('   "note_0":"0: runs the job again')
+    assert shown[heading + 2].startswith('   "note_1":"1: runs the job again')
+
+
 def test_a_bisect_run_keeps_its_verdict_however_many_lines_name_what_was_asked() -> None:
     """`git bisect run` over a test script: each step's failures name `--help`, and the commit it found is stated
     a dozen lines before the end, over the commit's own header and stat."""

@@ -358,11 +358,15 @@ def select_preview(
                     strong_spans.append(span)
                     strong_rows += span != shape.header
                 group.append(_Line(span, limit, match.focus, 'intent'))
+                body: list[_Line] = []
                 if match.defines:
-                    # A definition that opens a block (`<name>:`, `def name(...):`) brings its first lines; one a
-                    # manual documents (an option, a signature) the paragraph indented under it: what it does.
-                    group += [_Line(s, plain_limit, role='context') for s in _definition_body(view, span)]
-                picks.append((base - rank * 0.1, group, 'intent'))
+                    body = [_Line(s, plain_limit, role='context') for s in _definition_body(view, span)]
+                # A definition that opens a block (`<name>:`, `def name(...):`) brings its first lines; one a manual
+                # documents (an option, a signature) the paragraph indented under it: what it does. Should they not
+                # all fit with its context, the definition with the first of them may.
+                picks.append((base - rank * 0.1, group + body, 'intent'))
+                if len(body) > 2:
+                    picks.append((base - rank * 0.1 - 0.02, [group[-1], *body[: len(body) // 2]], 'intent'))
             # Should the whole group not fit, the line alone may.
             picks.append((base - rank * 0.1 - 0.05, [_Line(span, limit, match.focus, 'intent')], 'intent'))
         if shape.kind is ShapeKind.history and shape.variant == 'git':
