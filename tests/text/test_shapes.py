@@ -811,3 +811,14 @@ def test_a_name_on_more_of_a_reports_lines_than_a_preview_shows_does_not_outrank
     assert preview.shape == 'diagnostics'
     assert ' MD045/' in preview.text and ' MD053/' in preview.text
     assert sum(line.startswith('README.md:') for line in preview.text.splitlines()) <= 2
+
+
+def test_a_line_opening_with_a_value_few_lines_hold_is_shown_from_the_middle() -> None:
+    # `git ls-tree -r HEAD` over part of libgit2 (real): 999 entries opening with their mode, all `100644` or
+    # `100755` but one symlink (`120000`) in the middle: what a reader scanning the modes would stop at.
+    listing = gzip.decompress((_DATA / 'listing' / 'git_ls_tree_libgit2.txt.gz').read_bytes()).decode()
+    symlink = '120000 blob c0528fd6cc988c0a40ce0be11bc192fc8dc5346e\ttests/resources/testrepo-worktree/link_to_new.txt'
+    lines = listing.splitlines()
+    assert [line for line in lines if not line.startswith(('100644 ', '100755 '))] == [symlink]
+    assert 100 < lines.index(symlink) < len(lines) - 20
+    assert symlink in select_preview(listing, 1_000).text.splitlines()

@@ -1433,8 +1433,56 @@ def digest(
             rows, starts = _rows_from(view, 0)
             drop = EXTREME_PRIORITY - MEASURED_TREE_PRIORITY
             return [Pick(pick.priority - drop, pick.spans, pick.role) for pick in _tree_extremes(view, rows, starts, 1)]
-        return _sized_digest(view, head, tail)
+        return [*_sized_digest(view, head, tail), *_rare_leading(view, head, tail, sample)]
+    if kind is ShapeKind.log:
+        return _rare_leading(view, head, tail, sample)
     return []
+
+
+_LEADING = re.compile(r'(\S{1,32})[ \t]')
+"""A line's first field: a mode, a status, a kind, a level (`120000 752580e6... 0\tRelNotes`, `?? build/`)."""
+_NEXT_LEADING = re.compile(r'\n(\S{1,32})[ \t]')
+RARE_LEADING_CHARS = 512 * 1024
+"""Texts up to this size have the first fields of all their lines counted (one pass, ~2 ms per megabyte)."""
+RARE_LEADING_SHARE = 0.001
+"""A first field on at most this share of the lines (or on two) is rare."""
+
+
+def _rare_leading(view: TextView, head: list[Span], tail: list[Span], sample: list[Span]) -> list[Pick]:
+    """Lines whose first field is a value found on a few lines only, among lines that open with one of a few
+    values (a symlink, mode `120000`, among a thousand `100644` files in `git ls-tree -r`; `D` among `M`s in a
+    status): what a reader scanning the lines would stop at. Lines without columns (a log's times, a listing's
+    names) open with too many values to say."""
+    lines = [view.content(span) for span in sample]
+    firsts = [found.group(1) for line in lines if (found := _LEADING.match(line)) is not None]
+    if len(lines) < RARE_MIN_ROWS or len(firsts) < 0.9 * len(lines) or len(set(firsts)) > 3:
+        return []
+    if view.total > RARE_LEADING_CHARS:
+        return []
+    text = view.text
+    first = _LEADING.match(text)
+    values = _NEXT_LEADING.findall(text) + ([first.group(1)] if first is not None else [])
+    counts = Counter(values)
+    if len(counts) < 2 or len(counts) > max(3, int(RARE_DISTINCT * len(values))):
+        return []
+    rare = max(2, int(RARE_LEADING_SHARE * len(values)))
+    odd = {value for value, count in counts.items() if count <= rare}
+    if not odd or sum(counts[value] for value in odd) > 2 * RARE_ROWS:
+        return []  # many odd lines are the text's texture, not its exceptions
+    alternatives = '|'.join(re.escape(value) for value in sorted(odd, key=len, reverse=True))
+    # The rarest first, among those in the middle: the head and the tail are in a preview's view anyway (the banner a
+    # server prints once on starting is not what its requests' lines are read for).
+    low, high = (head[-1][1] if head else 0), (tail[0][0] if tail else view.end)
+    found = [
+        (hit.start() + 1, hit.group(1))
+        for hit in re.finditer(f'\\n({alternatives})[ \\t]', text)
+        if low < hit.start() + 1 < high
+    ]
+    chosen = sorted(found, key=lambda place: (counts[place[1]], place[0]))[:RARE_ROWS]
+    return [
+        Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(start),), 'rare')
+        for rank, (start, _) in enumerate(sorted(chosen))
+    ]
 
 
 MEASURED_TREE_PRIORITY = 330.0
