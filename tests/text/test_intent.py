@@ -191,6 +191,27 @@ def test_names_and_settings_are_looked_for_before_words_every_request_uses() -> 
     assert weight['claude'] > weight['default'] and weight['sonnet'] > weight['model']
 
 
+def test_a_setting_passed_with_its_value_is_also_looked_for_by_its_name() -> None:
+    # A dump of settings prints the name apart from its value, and the value it holds may not be the one passed.
+    found = terms(
+        Intent.gather(args={'command': 'JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=60" java -XX:+PrintFlagsFinal'})
+    )
+    assert found['MaxRAMPercentage'] is TermKind.identifier
+    dump = '\n'.join(
+        [
+            *(f'    uintx Flag{index:03}Millis = {index} {{product}} {{default}}' for index in range(300)),
+            '   double MaxRAMPercentage = 60.000000 {product} {environment}',
+            *(f'     bool Zeta{index:03}Enabled = false {{product}} {{default}}' for index in range(300)),
+        ]
+    )
+    preview = select_preview(
+        dump, 1_000, intent=Intent.gather(prompt='We pass MaxRAMPercentage=60: did the JVM take it?')
+    )
+    assert '   double MaxRAMPercentage = 60.000000 {product} {environment}' in preview.text.splitlines()
+    # An option of the command in a plain word (`-e trace=process`) names no setting to look for.
+    assert 'trace' not in terms(Intent.gather(args={'command': 'strace -f -e trace=process make -k'}))
+
+
 def test_a_dotted_function_is_also_looked_for_by_its_own_name_and_a_file_by_its_extension() -> None:
     found = terms(Intent.gather(prompt='How long do json.dump and os.path.join take in sessions.py (1.7 MB of input)?'))
     assert found['json.dump'] is TermKind.identifier and found['dump'] is TermKind.identifier

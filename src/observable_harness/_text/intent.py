@@ -1038,6 +1038,14 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             last = token.rsplit('.', 1)[-1]
             if len(last) >= _MIN_WORD and not last.isdigit():  # a function named like a verb (dump) still counts
                 yield Term(last, last.lower(), TermKind.identifier, weight * 0.8)
+        elif kind is TermKind.identifier and '=' in token.strip('='):
+            # A setting as it was passed (`MaxRAMPercentage=60`, `work_mem=64MB`): a dump of settings prints its name
+            # apart from its value (`MaxRAMPercentage = 60.000000`), and the value it holds may be another. Not a
+            # plain word's (`-e trace=process`): that is an option of the command, and a word found everywhere.
+            name = token.split('=', 1)[0].lstrip('-')
+            plain = name.isalpha() and name.islower()
+            if len(name) >= _MIN_WORD and not plain and _IDENTIFIER.fullmatch(name):
+                yield Term(name, name.lower(), TermKind.identifier, weight * 0.8)
         elif kind is TermKind.identifier and token.startswith('[') and token.endswith(']'):
             inner = token[1:-1]
             if len(inner) >= 3:
