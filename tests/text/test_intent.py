@@ -191,7 +191,7 @@ def test_names_and_settings_are_looked_for_before_words_every_request_uses() -> 
     assert weight['claude'] > weight['default'] and weight['sonnet'] > weight['model']
 
 
-def test_a_setting_passed_with_its_value_is_also_looked_for_by_its_name() -> None:
+def test_a_setting_passed_with_its_value_is_looked_for_by_its_name_and_the_commands_own_options_are_not() -> None:
     # A dump of settings prints the name apart from its value, and the value it holds may not be the one passed.
     found = terms(
         Intent.gather(args={'command': 'JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=60" java -XX:+PrintFlagsFinal'})
@@ -210,6 +210,10 @@ def test_a_setting_passed_with_its_value_is_also_looked_for_by_its_name() -> Non
     assert '   double MaxRAMPercentage = 60.000000 {product} {environment}' in preview.text.splitlines()
     # An option of the command in a plain word (`-e trace=process`) names no setting to look for.
     assert 'trace' not in terms(Intent.gather(args={'command': 'strace -f -e trace=process make -k'}))
+    # Nor do the options the command itself was run with: they are how it was asked to run, not what it printed.
+    assert 'PrintFlagsFinal' not in found and 'UnlockDiagnosticVMOptions' not in terms(
+        Intent.gather(args={'command': 'java -XX:+UnlockDiagnosticVMOptions -XX:+PrintFlagsFinal -version'})
+    )
 
 
 def test_a_dotted_function_is_also_looked_for_by_its_own_name_and_a_file_by_its_extension() -> None:

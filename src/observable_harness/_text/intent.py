@@ -27,6 +27,7 @@ import itertools
 import json
 import math
 import re
+import shlex
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -339,7 +340,7 @@ class Intent:
         # number of lines or entries it was asked for (`-n 3000`).
         programs = {program.lower() for program in _programs(arguments)}
         places = _workdirs(arguments)
-        counts = _count_values(arguments)
+        counts = _count_values(arguments) | _option_names(arguments)
         sources = (
             ('args', arguments),
             ('text', text),
@@ -356,7 +357,7 @@ class Intent:
                 if term.key in programs or term.key in cues:
                     continue
                 if source == 'args' and (term.key in counts or term.kind is TermKind.flag):
-                    continue  # how the command was asked to run (`-n 3000`, `--no-fix`), not what it printed
+                    continue  # how the command was asked to run (`-n 3000`, `--no-fix`, `-XX:+PrintFlagsFinal`)
                 if source == 'args' and term.key in places:
                     # Where the command ran: a runner's banner echoes it (`rootdir: ...`), and every path under it
                     # holds it, so it tells no line apart.
@@ -675,6 +676,29 @@ def _count_values(arguments: str) -> set[str]:
             if option in _COUNT_FLAGS and value.isdigit():
                 out.add(value)
     return out
+
+
+def _option_names(arguments: str) -> set[str]:
+    """Keys of the names of the options a command line gives (`-XX:+PrintFlagsFinal`, `--color=never`): how the
+    command was asked to run. Only the names, not their values (`--select=NPY201` may be what is looked for), and
+    not the options inside an assignment's quoted value (`JAVA_TOOL_OPTIONS=\"-XX:MaxRAMPercentage=60\"`: settings
+    the output may show)."""
+    out: set[str] = set()
+    for line in arguments.splitlines():
+        try:
+            words = shlex.split(line)
+        except ValueError:  # an unclosed quote: no telling options from quoted text
+            continue
+        for word in words:
+            if word.startswith('-'):
+                name = _OPTION_PIECE.split(word.split('=', 1)[0])[-1]
+                if name:
+                    out.add(name.lower())
+    return out
+
+
+_OPTION_PIECE = re.compile(r'[-:+]+')
+"""What stands before an option's name (`--`, `-XX:+`, `-XX:`)."""
 
 
 def _args_text(args: Mapping[str, Any] | str | None) -> str:
