@@ -216,6 +216,15 @@ def test_a_setting_passed_with_its_value_is_looked_for_by_its_name_and_the_comma
     )
 
 
+def test_the_class_java_runs_is_the_program_not_a_term() -> None:
+    # Its frames are in every stack trace the run prints: it names the tool, as `python -m pytest` names pytest.
+    command = 'java -Xmx384m -Xlog:gc* -cp /opt/h2.jar org.h2.tools.RunScript -url jdbc:h2:mem:db -script seed.sql'
+    found = terms(Intent.gather(args={'command': command}))
+    assert 'org.h2.tools.RunScript' not in found and 'RunScript' not in found
+    assert found['seed.sql'] is TermKind.path
+    assert 'app.jar' not in terms(Intent.gather(args={'command': 'java -Xss512k -jar build/app.jar --port 8080'}))
+
+
 def test_a_dotted_function_is_also_looked_for_by_its_own_name_and_a_file_by_its_extension() -> None:
     found = terms(Intent.gather(prompt='How long do json.dump and os.path.join take in sessions.py (1.7 MB of input)?'))
     assert found['json.dump'] is TermKind.identifier and found['dump'] is TermKind.identifier

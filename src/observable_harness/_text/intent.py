@@ -624,11 +624,34 @@ def _programs(arguments: str) -> list[str]:
                     out.extend(tokens[after].rsplit('/', 1)[-1:] if after < len(tokens) else [])
                 if program in _RUNNERS and index + 1 < len(tokens) and tokens[index] == '-m':
                     out.append(tokens[index + 1])  # python -m pytest: the module is the program too
+                if program == 'java':
+                    out.extend(_main_class(tokens[index:]))  # java -cp h2.jar org.h2.tools.RunScript: that class too
                 if program in _SUBCOMMANDS:
                     out.extend(next((t for t in tokens[index:] if not t.startswith('-')), '').split()[:1])
                 if program not in _WRAPPERS:
                     break
     return out
+
+
+_JAVA_VALUED = frozenset(('-cp', '-classpath', '--class-path', '-p', '--module-path', '--add-modules'))
+"""The options of `java` followed by a value of their own."""
+
+
+def _main_class(words: list[str]) -> list[str]:
+    """The class (or jar) `java` runs, from its arguments: the first that is not an option or an option's value."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word == '-jar':
+            jar = words[index + 1 : index + 2]
+            return [*jar, *(path.rsplit('/', 1)[-1] for path in jar)]
+        if word in _JAVA_VALUED:
+            index += 2
+        elif word.startswith('-'):
+            index += 1
+        else:
+            return [word, word.rsplit('.', 1)[-1]]  # its frames print it whole or by its own name
+    return []
 
 
 _WORKDIR = re.compile(r'(?:^|[|;&]\s*)(?:cd|pushd)\s+(["\']?)([^\s"\';&|]+)\1')
