@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import re
@@ -821,6 +822,40 @@ def test_a_bisect_run_keeps_its_verdict_however_many_lines_name_what_was_asked()
     preview = select_preview(text, 1_000, intent=Intent.gather(prompt=prompt))
     assert verdict in preview.text
     assert preview.text.rstrip().endswith('bisect found first bad commit')
+
+
+def test_asked_about_warnings_a_build_shows_its_compilers_over_the_steps_the_request_names() -> None:
+    """A verbose build of a vendored tree: the version and the library the request names are in every step make
+    prints (`Entering directory`); asked what the compiler warns about as well, its warnings are the answer."""
+    warnings = [
+        "ldo.c:496:7: warning: unused variable 'c' [-Wunused-variable]",
+        "lua_bit.c:101:5: warning: this 'for' clause does not guard... [-Wmisleading-indentation]",
+        'src/malloc_io.c:369:9: warning: case label value exceeds maximum value for type [-Wswitch-outside-range]',
+    ]
+    flags = 'the static archive of this dependency, built with the options in the parent directory'
+    lines = []
+    for part, library in enumerate(('hiredis', 'linenoise', 'lua', 'jemalloc', 'hdr_histogram', 'fpconv')):
+        lines.append(
+            f"make[2]: Entering directory '/srv/build/redis-6.0.20/deps/{library}' (liblua-vendored.a, {flags})"
+        )
+        for index in range(50):
+            lines.append(f'[{part * 50 + index + 1}/300] Compiling C object {library}.a.p/part{index}.c.o')
+            if (part, index) in ((2, 20), (2, 40), (3, 30)):
+                lines.append(warnings[[(2, 20), (2, 40), (3, 30)].index((part, index))])
+        lines.append(
+            f"make[2]: Leaving directory '/srv/build/redis-6.0.20/deps/{library}' (liblua-vendored.a, {flags})"
+        )
+    lines.append('[301/301] Linking target redis-server')
+    text = '\n'.join(lines)
+    named = Intent.gather(prompt='Does redis-6.0.20 with liblua-vendored.a still build here?')
+    assert not named.warnings
+    shown = select_preview(text, 1_000, intent=named).text.splitlines()
+    assert sum(warning in shown for warning in warnings) < len(warnings)
+    # The same request, asking what the compiler warns about (its own words need not match the warnings' lines).
+    asked = Intent.gather(prompt='Does redis-6.0.20 with liblua-vendored.a still build here? Any compiler warnings?')
+    assert asked.warnings and not Intent.gather(args={'command': 'make CFLAGS=-Wall V=1'}).warnings
+    shown = select_preview(text, 1_000, intent=dataclasses.replace(named, warnings=True)).text.splitlines()
+    assert all(warning in shown for warning in warnings)
 
 
 def test_a_build_that_did_not_fail_shows_the_warnings_its_compiler_gave() -> None:

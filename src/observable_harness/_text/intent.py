@@ -320,6 +320,8 @@ class Intent:
     versions: tuple[tuple[str, tuple[int, ...]], ...] = ()
     """Things the request names with a version ("glibc 2.31", "OpenSSL 1.1"), as written, with the version's
     numbers: asked whether something runs there, the lines needing a newer version of the same thing answer."""
+    warnings: bool = False
+    """The request asks about warnings ("what does the compiler warn about"): a build's are then what it asked for."""
 
     def __bool__(self) -> bool:
         return bool(self.terms)
@@ -395,7 +397,11 @@ class Intent:
         ]
         terms.sort(key=lambda term: (-term.weight, -len(term.key)))
         return cls(
-            tuple(terms[:MAX_TERMS]), tuple(sorted(avoid)), _extreme(prompt, text, thinking), _versions(prompt, text)
+            tuple(terms[:MAX_TERMS]),
+            tuple(sorted(avoid)),
+            _extreme(prompt, text, thinking),
+            _versions(prompt, text),
+            _WARNINGS.search('\n'.join((prompt, text, thinking))) is not None,
         )
 
 
@@ -503,6 +509,10 @@ _SMALLEST = re.compile(r'\b(?:smallest|lowest|fewest|shortest|(?<!at )least|mini
 """Words asking for the extremes of a measure: "the slowest tests", "the most complex functions", "what takes up
 the space", "the lowest coverage". Not "at most", "at least", "the most recent" or "most of them": those ask for no
 ranking."""
+
+
+_WARNINGS = re.compile(r'\bwarn(?:s|ed|ing|ings)?\b', re.IGNORECASE)
+"""A request that asks about warnings (not the call's arguments: `-Wall`, `--warnings` say how it runs)."""
 
 
 def _extreme(*contents: str) -> int:

@@ -266,6 +266,7 @@ def select_preview(
     counted = census(view, [*head, *sample, *tail]) if shape.kind is ShapeKind.diagnostics else None
     matches = Matches()
     strong_rows = 0
+    strong_spans: list[Span] = []
     if intent:
         matches = find_matches(
             text,
@@ -285,7 +286,6 @@ def select_preview(
             ),
             default=0.0,
         )
-        strong_spans: list[Span] = []
         reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics, ShapeKind.diff)
         # Paths a request names that are the places of (nearly) every finding are the files the command checked:
         # they say what the report is about, not which finding to look at.
@@ -395,7 +395,10 @@ def select_preview(
                 view, shape, [*head, *sample, *tail], intent.extreme, tuple(term.key for term in intent.terms)
             )
         )
-    picks.extend(_class_picks(view, shape, head, tail, plain_limit, utf8))
+    # Asked about warnings, a build's compiler warnings are the answer, unless the request's own words found them.
+    asked = intent is not None and intent.warnings
+    asked = asked and not any(_COMPILER_WARNING.match(text, start, end) for start, end in strong_spans)
+    picks.extend(_class_picks(view, shape, head, tail, plain_limit, utf8, asked=asked))
     picks.sort(key=lambda item: -item[0])
 
     # A diagnostics census is not a line of the output: a bracketed note above the excerpt, out of its room.
@@ -613,9 +616,17 @@ def _class_weight(shape: Shape) -> Callable[[str], float] | None:
 
 
 def _class_picks(
-    view: TextView, shape: Shape, head: list[Span], tail: list[Span], limit: int, utf8: bytes | None = None
+    view: TextView,
+    shape: Shape,
+    head: list[Span],
+    tail: list[Span],
+    limit: int,
+    utf8: bytes | None = None,
+    *,
+    asked: bool = False,
 ) -> list[tuple[float, list[_Line], str]]:
-    """Lines by class, as a salient excerpt ranks them; error words in data and prose do not count."""
+    """Lines by class, as a salient excerpt ranks them; error words in data and prose do not count. `asked`: the
+    request asks about warnings, and a build's compiler warnings rank with the lines it names."""
     quiet = shape.kind in QUIET_SHAPES or shape.kind is ShapeKind.diagnostics
     preamble_pick: tuple[float, list[_Line], str] | None = None
     # The classifier reads the first lines and the last; a table's or a listing's rows are not classified.
@@ -752,7 +763,7 @@ def _class_picks(
             out.append((200.0 - 1e-6 * span[0], [_Line(span, limit, role='warning')], 'warning'))
     if shape.kind is ShapeKind.log:
         out.extend(_error_kinds(view, classes, limit))
-        out.extend(_compiler_warnings(view, classes, limit))
+        out.extend(_compiler_warnings(view, classes, limit, ASKED_WARNING_PRIORITY if asked else WARNING_KIND_PRIORITY))
     plain = (LineClass.normal, LineClass.stack)
     noise = (LineClass.repeated, LineClass.progress)
     # An output of no known shape with nothing flagged in it (a settings dump, a dry run, a list of names), or a
@@ -883,11 +894,13 @@ def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> 
 COMPILER_WARNINGS = 5
 """A build's compiler warnings shown, the first of each text, above the lines that merely share a request's words."""
 WARNING_KIND_PRIORITY = 325.0
+ASKED_WARNING_PRIORITY = 905.0
+"""Asked about warnings, a build's compiler warnings are the answer: just above the lines the request's words select."""
 _COMPILER_WARNING = re.compile(r'\S+:\d+(?::\d+)?: warning: ')
 
 
 def _compiler_warnings(
-    view: TextView, classes: dict[Span, LineClass], limit: int
+    view: TextView, classes: dict[Span, LineClass], limit: int, priority: float
 ) -> list[tuple[float, list[_Line], str]]:
     """A build log's first compiler warnings (`json_object.c:760:24: warning: leak of 'k'`), one of each text: in a
     build that did not fail, what the compiler found is what there is to see, over a request's words in the steps
@@ -902,7 +915,7 @@ def _compiler_warnings(
         if kind in seen:
             continue
         seen.add(kind)
-        picks.append((WARNING_KIND_PRIORITY - 0.01 * len(seen), [_Line(span, limit, role='warning')], 'warning'))
+        picks.append((priority - 0.01 * len(seen), [_Line(span, limit, role='warning')], 'warning'))
         if len(seen) == COMPILER_WARNINGS:
             break
     return picks
