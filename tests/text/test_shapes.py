@@ -822,3 +822,20 @@ def test_a_line_opening_with_a_value_few_lines_hold_is_shown_from_the_middle() -
     assert [line for line in lines if not line.startswith(('100644 ', '100755 '))] == [symlink]
     assert 100 < lines.index(symlink) < len(lines) - 20
     assert symlink in select_preview(listing, 1_000).text.splitlines()
+
+
+def test_the_largest_sizes_of_a_listing_too_long_to_rank_whole_are_found_by_their_digits() -> None:
+    # `find -printf '%s %p'` of 9,000 files (over 256 KB, so not every line is ranked): the three largest files sit
+    # in the middle, away from the lines sampled. Asked for the biggest files, they are the answer.
+    lines = [f'{(index * 7919) % 90_000 + 1_000} ./pkg{index // 50}/module_{index}.py' for index in range(9_000)]
+    largest = [
+        '25409073 ./pkg40/libopenblas.so',
+        '10407681 ./pkg61/_multiarray_umath.so',
+        '6502249 ./pkg90/libcrypto.so',
+    ]
+    for offset, line in zip((2_011, 3_077, 4_523), largest, strict=True):
+        lines.insert(offset, line)
+    listing = '\n'.join(lines)
+    assert len(listing) > 256 * 1024
+    shown = _asked(listing, 'What are the biggest files in this tree?').text.splitlines()
+    assert all(line in shown for line in largest)

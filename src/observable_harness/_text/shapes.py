@@ -14,6 +14,7 @@ line breaks near what is needed; nothing splits or copies the whole payload.
 from __future__ import annotations
 
 import heapq
+import itertools
 import re
 from bisect import bisect_right
 from collections import Counter
@@ -1819,11 +1820,36 @@ def extreme_rows(
     position = _measured_field(lines)
     if position is None:
         return []
+    if within is None and position == 0 and direction > 0 and view.total <= LONGEST_DIGITS_CHARS:
+        # Too large to rank whole, but its measure opens each line (`du`, `wc -l`, `find -printf '%s %p'`): its
+        # largest plain numbers have the most digits. The lines opening with more digits than any sampled line (the
+        # outliers) are found by one search, and, if they are too few, those with as many by another (from a line
+        # break: a literal the regex engine skips to); they are ranked with the sampled lines.
+        digits = max((len(found.group(1)) for line in lines if (found := _LEADING_NUMBER.match(line))), default=0)
+        known = set(starts)
+        added = 0
+        for fewest in (digits + 1, digits) if digits >= 2 else ():
+            hits = re.finditer(rf'\n *\d{{{fewest},}}\s', view.text)
+            for start in itertools.islice((hit.start() + 1 for hit in hits), LONGEST_DIGITS_ROWS):
+                if start not in known:
+                    known.add(start)
+                    rows.append(view.content(view.line_at(start)))
+                    starts.append(start)
+                    added += 1
+            if added >= EXTREME_ROWS:
+                break
     read = _field_reader(position)
     cores = [field.strip('()[],;%') if (field := read(line)) is not None else '' for line in rows]
     # Plain numbers (most of them) are read here; the rest (units, commas, nothing) by `_measure`.
     values = [float(core) if core.replace('.', '', 1).isdecimal() else _measure(core) for core in cores]
     return _extreme_picks(view, _ranked(values, starts, direction, within, EXTREME_ROWS)[:EXTREME_ROWS], 0)
+
+
+_LEADING_NUMBER = re.compile(r' *(\d+)\s')
+LONGEST_DIGITS_CHARS = 2 * 1024 * 1024
+"""Texts up to this size too large to rank whole are searched once for the lines opening with the most digits."""
+LONGEST_DIGITS_ROWS = 200
+"""Of those lines, how many are ranked at most."""
 
 
 PASSED_ON = 0.95
