@@ -791,6 +791,20 @@ def test_a_definition_with_more_lines_than_fit_brings_the_first_of_them() -> Non
     assert shown[heading + 2].startswith('   "note_1":"1: runs the job again')
 
 
+def test_records_holding_a_value_few_records_hold_are_shown_unasked() -> None:
+    """A list of command records, each with its `deprecated_since`: null in all but three. Unasked, those three are
+    what a reader scanning the list would stop at; the rest look alike."""
+    commands = [
+        {'command': f'CMD{index}', 'group': 'generic', 'since': '1.0.0', 'arity': 2, 'deprecated_since': None}
+        for index in range(400)
+    ]
+    for index, since in ((80, '7.0.0'), (170, '4.0.0'), (260, '6.2.0')):
+        commands[index]['deprecated_since'] = since
+    text = compact_json(commands)
+    shown = select_preview(text, 1_000).text
+    assert all(f'"command":"CMD{index}"' in shown for index in (80, 170, 260))
+
+
 def test_a_bisect_run_keeps_its_verdict_however_many_lines_name_what_was_asked() -> None:
     """`git bisect run` over a test script: each step's failures name `--help`, and the commit it found is stated
     a dozen lines before the end, over the commit's own header and stat."""

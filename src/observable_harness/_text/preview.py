@@ -27,6 +27,7 @@ import heapq
 import math
 import re
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice, pairwise, takewhile
@@ -51,6 +52,8 @@ from .scan import literal_places, literal_places_utf8, literal_presence
 from .shapes import (
     HEADER_PRIORITY,
     PYTHON_FRAME,
+    RARE_MIN_ROWS,
+    RARE_ROWS,
     VARYING,
     Census,
     Shape,
@@ -1359,6 +1362,7 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
             break
         following = record_at(following[1])
         picks.append((99.0 - index * 0.01, following, -1))
+    picks += _rare_records(text, first, following[1], len(picks) - 1, record_at)
     scanned = 0
     offer: Offer | None = None
     chosen: list[tuple[int, int]] = []
@@ -1437,6 +1441,56 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
         offer if offer is not None and offer.lines > intent_kept else None,
         unit='record',
     )
+
+
+_SCALAR = r'("(?:[^"\\\n]|\\.){0,80}"|-?\d[\d.]*|true|false|null)(?=[,}])'
+_SCALAR_MEMBER = re.compile(r'"([A-Za-z_][\w-]{0,40})":' + _SCALAR)
+"""A member of a record whose value is a short string, a number or a constant: `"license":"MIT"`."""
+RARE_RECORD_KEYS = 8
+"""Members of few values (a license, a flag) whose rare values are looked for over the whole list, at most."""
+RARE_RECORDS_CHARS = 2 * 1024 * 1024
+
+
+def _rare_records(
+    text: str, first: int, head_end: int, head_records: int, record_at: Callable[[int], tuple[int, int]]
+) -> list[tuple[float, tuple[int, int], int]]:
+    """Records holding a value found in one or two records only, of a member most records give one value (a
+    `"license":"0BSD"` among `MIT`s and `ISC`s, an `"overridden":true` among `false`s): what a reader scanning them
+    would stop at, the rarest first. Each is shown cut around that value."""
+    if len(text) > RARE_RECORDS_CHARS:
+        return []
+    seen: dict[str, set[str]] = {}
+    times: dict[str, int] = {}
+    for key, value in _SCALAR_MEMBER.findall(text, first, head_end):
+        seen.setdefault(key, set()).add(value)
+        times[key] = times.get(key, 0) + 1
+    # Members of each record (once in most of the records at the list's head, not nested at any depth) of few values
+    # there: their values repeat (a license, a flag, a null), where a name's or a version's do not. Those holding
+    # more than one value there first; all of them counted over the whole list in one pass.
+    keys = sorted(
+        (key for key, values in seen.items() if head_records // 2 <= times[key] <= head_records and len(values) <= 3),
+        key=lambda key: len(seen[key]) == 1,
+    )[:RARE_RECORD_KEYS]
+    if not keys:
+        return []
+    members = '|'.join(re.escape(key) for key in keys)
+    found: dict[str, list[tuple[int, str]]] = {}
+    for hit in re.finditer(f'"({members})":' + _SCALAR, text):
+        found.setdefault(hit.group(1), []).append((hit.start(), hit.group(2)))
+    odd_ones: list[tuple[int, int]] = []  # (how many records hold the value, where)
+    for places in found.values():
+        counts = Counter(value for _, value in places)
+        rare = 2 if len(places) >= RARE_MIN_ROWS else 1
+        odd = {value for value, count in counts.items() if count <= rare}
+        usual = counts.most_common(1)[0][1]
+        if usual * 2 < len(places) or not odd or sum(counts[value] for value in odd) > 2 * RARE_ROWS:
+            continue  # no value most records hold, or rare values as the list's texture
+        odd_ones += [(counts[value], place) for place, value in places if value in odd]
+    odd_ones.sort()
+    return [
+        (HEADER_PRIORITY - 2.5 - 0.01 * rank, record_at(place), place)
+        for rank, (_, place) in enumerate(odd_ones[: 2 * RARE_ROWS])
+    ]
 
 
 def _record_limit(limit: int, focus: int) -> int:
