@@ -47,6 +47,9 @@ def test_words_written_with_slashes_give_no_path_of_a_word_every_request_uses() 
     assert all(term.kind is TermKind.word for term in intent.terms if term.key == 'code')
     weights = {term.key: term.weight for term in intent.terms}
     assert weights.get('code', 0.0) < weights['stream']
+    # Two names written as one are each looked for as a word of their own: the output names them apart.
+    found = terms(Intent.gather(text='Let me trace which libssl/libcrypto each of numpy/pandas loads.'))
+    assert found['libssl'] is TermKind.word and found['numpy'] is TermKind.word
 
 
 @pytest.mark.parametrize(

@@ -73,6 +73,8 @@ _TOKEN = re.compile(r'(?<![\w\-])-{1,2}[A-Za-z][\w\-]*(?:=[^\s,;]+)?|[\w./\\:\-\
 _TRIM = '.,;:!?)([]{}"\'`<>'
 _SETTING = re.compile(r'[A-Za-z_][\w.\-]*=[\w.\-]+')
 _IDENTIFIER = re.compile(r'[A-Za-z_][\w]*(?:[.:\-][\w]+)*')
+_BARE_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_-]*[0-9][A-Za-z0-9_-]*|[A-Za-z][A-Za-z0-9_-]*')
+"""A name with no dot or separator in it: a library, a package, a word."""
 _ESCAPES = re.compile(r'(?:\\[\\abfnrtv0"\'/]|\\x[0-9a-fA-F]{2}|[/\\])+')
 """Only escape sequences and separators (`\\n`, `\\t`, `/`): nothing a path names."""
 _HEX_ID = re.compile(r'(?:0x)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,64}', re.IGNORECASE)
@@ -1090,6 +1092,14 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             # Not a word every request uses (`code` of `blank/comment/code`): that names nothing of its own.
             if base != token and len(base) >= _MIN_WORD and base.lower() not in STOPWORDS | GENERIC_WORDS:
                 yield Term(base, base.lower(), TermKind.path, weight * 0.8)
+            pair = token.split('/')
+            if len(pair) == 2 and all(_BARE_NAME.fullmatch(part) for part in pair):
+                # Two names written as one (`libssl/libcrypto`, `numpy/pandas`, `high/medium`): each is looked for as
+                # a word of its own as well.
+                for part in pair:
+                    if len(part) >= _MIN_WORD and part.lower() not in STOPWORDS | GENERIC_WORDS:
+                        prior = _KIND_PRIOR[TermKind.word] * source_weight
+                        yield Term(part.lower(), _stem(part.lower()), TermKind.word, prior, token.lower())
         elif kind is TermKind.identifier and '.' in token.strip('.') and _IDENTIFIER.fullmatch(token):
             # `json.dump`, `os.path.join`: profiles and tracebacks print the function by its own name.
             last = token.rsplit('.', 1)[-1]
