@@ -839,3 +839,24 @@ def test_the_largest_sizes_of_a_listing_too_long_to_rank_whole_are_found_by_thei
     assert len(listing) > 256 * 1024
     shown = _asked(listing, 'What are the biggest files in this tree?').text.splitlines()
     assert all(line in shown for line in largest)
+
+
+def test_a_wide_row_shown_for_its_odd_value_keeps_its_start_through_that_value() -> None:
+    # A psql table of settings, each row padded to the table's width: one setting waits for a restart (`t` among
+    # `f`s, far to the right). Its row is cut to fit, at its end: what the row is and the odd value stay unbroken.
+    header = f' {"name":<38} | {"setting":<38} | unit | {"source":<18} | pending_restart | {"short_desc":<60}'
+    rule = '-' * len(header)
+    rows = [
+        f' setting_{index:03}{"":<26} | {index:<38} | ms   | {"default":<18} | f               | '
+        f'{"Sets the limit of setting " + str(index) + " for every session of the server.":<60}'
+        for index in range(300)
+    ]
+    rows[140] = (
+        rows[140]
+        .replace('| f               |', '| t               |')
+        .replace('default           ', 'configuration file')
+    )
+    table = '\n'.join([header, rule, *rows, '(300 rows)'])
+    shown = select_preview(table, 1_000).text.splitlines()
+    start = rows[140][: rows[140].index('| t') + 3]
+    assert any(line.startswith(start) for line in shown)

@@ -381,7 +381,7 @@ def select_preview(
     picks.extend(
         (
             min(pick.priority, HEADER_PRIORITY - 0.5) if named_rows and pick.role == 'top' else pick.priority,
-            [_Line(s, plain_limit, role=pick.role) for s in pick.spans],
+            [_Line(s, plain_limit, pick.focus, role=pick.role) for s in pick.spans],
             pick.role,
         )
         for pick in digest(view, shape, head, tail, sample, counted)
@@ -1063,7 +1063,20 @@ FOCUS_FOLLOW = 72
 
 def _shown(view: TextView, line: _Line) -> tuple[str, int, int]:
     """How a kept line is shown: its text, the characters of it kept, and the cuts made inside it."""
-    return _fit(view.content(line.span), line.limit, line.focus - line.span[0] if line.focus >= 0 else -1)
+    content = view.content(line.span)
+    if line.role == 'rare' and line.focus >= 0:
+        # A row picked for one odd value keeps its start (what the row is) through that value, unbroken.
+        through = line.focus - line.span[0] + RARE_VALUE_CHARS
+        if len(content.rstrip()) > max(line.limit, through) * OVERSHOOT:
+            shown, kept = shorten_middle(content.rstrip(), max(line.limit, through) + _CUT_MARKER, head_share=1.0)
+            return shown, kept + len(content) - len(content.rstrip()), 1
+        return _fit(content, max(line.limit, through), -1)
+    return _fit(content, line.limit, line.focus - line.span[0] if line.focus >= 0 else -1)
+
+
+RARE_VALUE_CHARS = 24
+"""Characters from the start of the odd value a rare row was picked for that its cut keeps: the value and a few more."""
+_CUT_MARKER = len(' …[10,000 chars cut]… ')
 
 
 def _fit(content: str, limit: int, focus: int) -> tuple[str, int, int]:

@@ -85,6 +85,8 @@ class Pick:
     priority: float
     spans: tuple[Span, ...]
     role: str = 'shape'
+    focus: int = -1
+    """Where in the text the part of its (one) line it was picked for begins, when that line is cut to fit."""
 
 
 _UNINDENTED = re.compile(r'\n(?=[^\s])')
@@ -1619,6 +1621,10 @@ def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
             begin, end = columns[column]
             return [line[begin:end].strip() for line in chosen]
 
+        def cell_start(line: str, column: int) -> int:
+            begin = columns[column][0]
+            return begin + len(line[begin:]) - len(line[begin:].lstrip())
+
         width = len(columns)
     else:
         delimiter = shape.delimiter
@@ -1629,10 +1635,16 @@ def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
                 for fields in map(str.split, chosen, repeat(delimiter))
             ]
 
+        def cell_start(line: str, column: int) -> int:
+            fields = line.split(delimiter)
+            begin = sum(len(field) + 1 for field in fields[:column])
+            return begin + len(fields[column]) - len(fields[column].lstrip())
+
         width = min(len(line.split(delimiter)) for line in sample)
     few = max(3, int(RARE_DISTINCT * len(rows)))
     rare = max(1, min(2, len(rows) // 100))
     found: dict[int, int] = {}  # row index -> how often its rare value occurs (the rarer first)
+    cells: dict[int, int] = {}  # row index -> the column of its rarest value
     sampled_few = max(3, int(RARE_DISTINCT * len(sample)))
     for column in range(width):
         # A column of many values among the first rows is one of names or measures: not read further.
@@ -1643,13 +1655,20 @@ def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
         if len(counts) < 2 or len(counts) > few or not counts.most_common(1)[0][0]:
             continue  # one value throughout, many values, or a column mostly empty (a long value spilt into it)
         for index, value in enumerate(values):
-            if value and counts[value] <= rare:
-                found[index] = min(counts[value], found.get(index, counts[value]))
+            if value and counts[value] <= rare and counts[value] < found.get(index, rare + 1):
+                found[index] = counts[value]
+                cells[index] = column
     if not found or len(found) > 2 * RARE_ROWS:
         return []  # many odd rows are the table's texture, not its exceptions
     chosen = sorted(found, key=lambda index: (found[index], index))[:RARE_ROWS]
+    # Each keeps, when cut, its start through the value it was picked for.
     return [
-        Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(rows[index][1]),), 'rare')
+        Pick(
+            HEADER_PRIORITY - 2.5 - rank * 0.01,
+            (view.line_at(rows[index][1]),),
+            'rare',
+            rows[index][1] + cell_start(rows[index][0], cells[index]),
+        )
         for rank, index in enumerate(sorted(chosen))
     ]
 
