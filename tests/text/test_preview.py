@@ -805,6 +805,44 @@ def test_records_holding_a_value_few_records_hold_are_shown_unasked() -> None:
     assert all(f'"command":"CMD{index}"' in shown for index in (80, 170, 260))
 
 
+def test_a_servers_later_kind_of_exception_is_shown_past_the_many_tracebacks_of_its_first() -> None:
+    """A web app's log: every checkout during a lock fails with the same traceback, dozens of times, before one
+    request fails in another place with another exception. Its traceback is the second bug."""
+
+    def traceback(at: str, frame: str, source: str, exception: str) -> list[str]:
+        return [
+            f'[2026-12-01 20:27:{at}] ERROR in app: Exception on /api/checkout [POST]',
+            'Traceback (most recent call last):',
+            '  File "/srv/venv/lib/python3.11/site-packages/flask/app.py", line 1511, in wsgi_app',
+            '    response = self.full_dispatch_request()',
+            frame,
+            source,
+            exception,
+        ]
+
+    lines = ['[2026-12-01 20:27:29 +0000] [5187] [INFO] Starting gunicorn 23.0.0']
+    for index in range(120):
+        lines.append(f'127.0.0.1 - - [01/Dec/2026:20:27:30] "GET /api/orders?page={index} HTTP/1.1" 200 1731 "-"')
+        if index % 2 == 0:
+            lines += traceback(
+                f'{33 + index % 20},{index:03}',
+                '  File "/srv/shop/app.py", line 71, in checkout',
+                '    conn.execute("BEGIN IMMEDIATE")',
+                'sqlite3.OperationalError: database is locked',
+            )
+        if index == 100:
+            lines += traceback(
+                '37,411',
+                '  File "/srv/shop/app.py", line 55, in apply_coupon',
+                '    return round(total_cents * (100 - row["percent_off"]) / 100)',
+                "TypeError: unsupported operand type(s) for -: 'int' and 'NoneType'",
+            )
+    lines.append('[2026-12-01 20:28:06 +0000] [5187] [INFO] Shutting down: Master')
+    shown = select_preview('\n'.join(lines), 1_000).text.splitlines()
+    assert "TypeError: unsupported operand type(s) for -: 'int' and 'NoneType'" in shown
+    assert '  File "/srv/shop/app.py", line 55, in apply_coupon' in shown
+
+
 def test_a_bisect_run_keeps_its_verdict_however_many_lines_name_what_was_asked() -> None:
     """`git bisect run` over a test script: each step's failures name `--help`, and the commit it found is stated
     a dozen lines before the end, over the commit's own header and stat."""

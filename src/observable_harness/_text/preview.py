@@ -724,6 +724,8 @@ def _class_picks(
         )
         if len(raised) == TRACEBACK_KINDS:
             break
+    if tracebacks and len(raised) < TRACEBACK_KINDS:
+        out.extend(_later_exceptions(view, raised, TRACEBACK_KINDS - len(raised), limit))
     final = max(nonblank, default=None)
     # A section's title (`=== short test summary info ===`) is no account: that holds its numbers.
     summaries = sorted(
@@ -814,6 +816,41 @@ def _definition_body(view: TextView, span: Span) -> list[Span]:
             break
         body.append(following)
     return body
+
+
+_EXCEPTION_LINE = re.compile(r'\n((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning))(?::|\n)')
+"""A Python exception line, at the start of a line: `sqlite3.OperationalError: database is locked`."""
+LATER_EXCEPTIONS_CHARS = 1024 * 1024
+"""Logs up to this size are searched whole (one regex pass) for the kinds of exception their tracebacks end in."""
+
+
+def _later_exceptions(view: TextView, raised: set[str], room: int, limit: int) -> list[tuple[float, list[_Line], str]]:
+    """The tracebacks of exceptions of other kinds than those shown, wherever they are in the log: a server logs the
+    same bug at every request that hits it, and the first tracebacks read may all be of that one kind. Each with
+    its exception line and its innermost frame in the user's own code."""
+    text = view.text
+    if view.total > LATER_EXCEPTIONS_CHARS:
+        return []
+    names = {kind.split(':', 1)[0] for kind in raised}
+    out: list[tuple[float, list[_Line], str]] = []
+    for hit in _EXCEPTION_LINE.finditer(text):
+        name = hit.group(1)
+        if name in names:
+            continue
+        names.add(name)
+        header = text.rfind('\nTraceback (most recent call last)', 0, hit.start())
+        if header == -1:
+            continue
+        picks = traceback_picks(view, view.line_at(header + 1), 407.5 - 0.1 * len(out))
+        if not picks or picks[0].spans[0][0] != hit.start() + 1:
+            continue  # the exception line does not end that traceback
+        out.extend(
+            (pick.priority, [_Line(span, limit, role='traceback') for span in pick.spans], pick.role) for pick in picks
+        )
+        room -= 1
+        if not room:
+            break
+    return out
 
 
 TRACEBACK_KINDS = 3
