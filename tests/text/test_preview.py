@@ -806,8 +806,8 @@ def test_records_holding_a_value_few_records_hold_are_shown_unasked() -> None:
 
 
 def test_a_servers_later_kind_of_exception_is_shown_past_the_many_tracebacks_of_its_first() -> None:
-    """A web app's log: every checkout during a lock fails with the same traceback, dozens of times, before one
-    request fails in another place with another exception. Its traceback is the second bug."""
+    """A web app's log: every checkout during a lock fails with the same traceback, dozens of times, before two
+    requests fail in other places with other exceptions. Their tracebacks are the other bugs."""
 
     def traceback(at: str, frame: str, source: str, exception: str) -> list[str]:
         return [
@@ -837,10 +837,18 @@ def test_a_servers_later_kind_of_exception_is_shown_past_the_many_tracebacks_of_
                 '    return round(total_cents * (100 - row["percent_off"]) / 100)',
                 "TypeError: unsupported operand type(s) for -: 'int' and 'NoneType'",
             )
+        if index == 110:
+            lines += traceback(
+                '39,102',
+                '  File "/srv/shop/app.py", line 88, in list_orders',
+                '    size = int(request.args.get("size", 20))',
+                "ValueError: invalid literal for int() with base 10: 'undefined'",
+            )
     lines.append('[2026-12-01 20:28:06 +0000] [5187] [INFO] Shutting down: Master')
     shown = select_preview('\n'.join(lines), 1_000).text.splitlines()
     assert "TypeError: unsupported operand type(s) for -: 'int' and 'NoneType'" in shown
     assert '  File "/srv/shop/app.py", line 55, in apply_coupon' in shown
+    assert "ValueError: invalid literal for int() with base 10: 'undefined'" in shown
 
 
 def test_a_bisect_run_keeps_its_verdict_however_many_lines_name_what_was_asked() -> None:

@@ -711,21 +711,24 @@ def _class_picks(
             out.extend(_other_crashes(view, errors, limit))
     tracebacks = sorted(span for span in classes if view.content(span).startswith('Traceback (most recent call last)'))
     raised: set[str] = set()
+    names: set[str] = set()  # the exceptions' classes
     for span in tracebacks[:TRACEBACKS_READ]:
         # The first traceback of each kind of exception (the line without what varies), three kinds at most: a
         # server logs the same bug's traceback at every request that hits it.
         found = traceback_picks(view, span, 408.0)
-        kind = VARYING.sub('', view.content(found[0].spans[0])) if found and found[0].role == 'traceback' else ''
+        exception = view.content(found[0].spans[0]) if found and found[0].role == 'traceback' else ''
+        kind = VARYING.sub('', exception)
         if kind in raised:
             continue
         raised.add(kind)
+        names.add(exception.split(':', 1)[0])
         out.extend(
             (pick.priority, [_Line(s, limit, role='traceback') for s in pick.spans], pick.role) for pick in found
         )
         if len(raised) == TRACEBACK_KINDS:
             break
     if tracebacks and len(raised) < TRACEBACK_KINDS:
-        out.extend(_later_exceptions(view, raised, TRACEBACK_KINDS - len(raised), limit))
+        out.extend(_later_exceptions(view, names, TRACEBACK_KINDS - len(raised), limit))
     final = max(nonblank, default=None)
     # A section's title (`=== short test summary info ===`) is no account: that holds its numbers.
     summaries = sorted(
@@ -824,14 +827,14 @@ LATER_EXCEPTIONS_CHARS = 1024 * 1024
 """Logs up to this size are searched whole (one regex pass) for the kinds of exception their tracebacks end in."""
 
 
-def _later_exceptions(view: TextView, raised: set[str], room: int, limit: int) -> list[tuple[float, list[_Line], str]]:
+def _later_exceptions(view: TextView, shown: set[str], room: int, limit: int) -> list[tuple[float, list[_Line], str]]:
     """The tracebacks of exceptions of other kinds than those shown, wherever they are in the log: a server logs the
     same bug at every request that hits it, and the first tracebacks read may all be of that one kind. Each with
     its exception line and its innermost frame in the user's own code."""
     text = view.text
     if view.total > LATER_EXCEPTIONS_CHARS:
         return []
-    names = {kind.split(':', 1)[0] for kind in raised}
+    names = set(shown)  # the classes of the exceptions shown already
     out: list[tuple[float, list[_Line], str]] = []
     for hit in _EXCEPTION_LINE.finditer(text):
         name = hit.group(1)
