@@ -228,6 +228,21 @@ def test_the_class_java_runs_is_the_program_not_a_term() -> None:
     assert 'app.jar' not in terms(Intent.gather(args={'command': 'java -Xss512k -jar build/app.jar --port 8080'}))
 
 
+def test_in_a_report_a_word_of_the_request_inside_a_name_is_no_hit() -> None:
+    # `turn` (of "turned on") inside `ReturningResultsEntityUpdator`: in prose a word inside another may still say
+    # something (weighed down); in a report of names, it is a coincidence of letters.
+    report = '\n'.join(
+        [f"test/case{index}.ts({index},5): error TS2532: Object is possibly 'undefined'." for index in range(300)]
+        + [
+            f'src/ReturningResultsEntityUpdator.ts({index},9): error TS2532: Object is possibly undefined.'
+            for index in range(3)
+        ]
+    )
+    intent = Intent.gather(prompt='We turned strict checks on for the project.')
+    assert any('Returning' in report[m.start : m.end] for m in find_matches(report, intent).lines)
+    assert not find_matches(report, intent, whole_words=True).lines
+
+
 def test_a_dotted_function_is_also_looked_for_by_its_own_name_and_a_file_by_its_extension() -> None:
     found = terms(Intent.gather(prompt='How long do json.dump and os.path.join take in sessions.py (1.7 MB of input)?'))
     assert found['json.dump'] is TermKind.identifier and found['dump'] is TermKind.identifier

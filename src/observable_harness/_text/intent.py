@@ -1754,6 +1754,7 @@ def find_matches(
     total_lines: int | None = None,
     weigh: Callable[[str], float] | None = None,
     utf8: bytes | None = None,
+    whole_words: bool = False,
 ) -> Matches:
     """Lines of `text` holding `intent`'s terms, best first.
 
@@ -1763,6 +1764,7 @@ def find_matches(
     a table's first column). `weigh(line)` scales a line's score by what the caller's classifier says
     the line is (progress noise down, errors up); it sees only the best `MAX_CANDIDATES` lines.
     `utf8` is `text` as UTF-8 (`surrogatepass`) when the caller has it: a text outside ASCII is searched there.
+    With `whole_words`, a request's word found only inside another word (`turn` in `Returning`) is no hit.
     """
     if not intent or not text:
         return Matches()
@@ -1901,6 +1903,8 @@ def find_matches(
             if whole_token(text, position, len(term.key)):
                 value *= 1.5
             elif term.kind is TermKind.word and _inside_word(text, position):
+                if whole_words:
+                    continue
                 value *= INSIDE_WORD
             if text.startswith(term.text, position) and (
                 term.kind is not TermKind.word or whole_token(text, position, len(term.text))
@@ -1931,7 +1935,8 @@ def find_matches(
             # `work_mem`): the name the request spelled out in words.
             values[slot] *= JOINED
             values[other] *= JOINED
-        scored.append((start, end, sum(values.values()), focus, values))
+        if values:  # every hit it held was inside another word, in a report of names: it holds none
+            scored.append((start, end, sum(values.values()), focus, values))
     scored = _odd_values_first(scored, keyed)
     scored.sort(key=lambda item: (-item[2], item[0]))
     finalists = scored[:MAX_CANDIDATES]

@@ -278,6 +278,8 @@ def select_preview(
             total_lines=estimated_lines,
             weigh=_class_weight(shape),
             utf8=utf8,
+            # A report is made of names: a word of the request inside one (`turn` in `ReturningResults`) is none.
+            whole_words=shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics, ShapeKind.diff),
         )
         # The table's header holds the column names a query spelled out: it is context, not the answer.
         # Nor do the commands a build echoes, nor the source a compiler quotes: the best of the rest sets the bar.
