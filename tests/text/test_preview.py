@@ -792,14 +792,16 @@ def test_a_definition_with_more_lines_than_fit_brings_the_first_of_them() -> Non
 
 
 def test_records_holding_a_value_few_records_hold_are_shown_unasked() -> None:
-    """A list of command records, each with its `deprecated_since`: null in all but three. Unasked, those three are
-    what a reader scanning the list would stop at; the rest look alike."""
+    """A list of command records, each with its `deprecated_since`: null, or one release for a few at its head, in all
+    but three. Unasked, those three are what a reader scanning the list would stop at; the rest look alike."""
     commands = [
         {'command': f'CMD{index}', 'group': 'generic', 'since': '1.0.0', 'arity': 2, 'deprecated_since': None}
         for index in range(400)
     ]
     for index, since in ((80, '7.0.0'), (170, '4.0.0'), (260, '6.2.0')):
         commands[index]['deprecated_since'] = since
+    for index in range(2, 40, 9):  # a few at the list's head too, of one release
+        commands[index]['deprecated_since'] = '3.2.0'
     text = compact_json(commands)
     shown = select_preview(text, 1_000).text
     assert all(f'"command":"CMD{index}"' in shown for index in (80, 170, 260))

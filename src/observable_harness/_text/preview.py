@@ -1501,9 +1501,13 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
 _SCALAR = r'("(?:[^"\\\n]|\\.){0,80}"|-?\d[\d.]*|true|false|null)(?=[,}])'
 _SCALAR_MEMBER = re.compile(r'"([A-Za-z_][\w-]{0,40})":' + _SCALAR)
 """A member of a record whose value is a short string, a number or a constant: `"license":"MIT"`."""
-RARE_RECORD_KEYS = 8
+RARE_RECORD_KEYS = 4
 """Members of few values (a license, a flag) whose rare values are looked for over the whole list, at most."""
-RARE_RECORDS_CHARS = 2 * 1024 * 1024
+RARE_RECORD_PLACES = 64
+"""Records holding another value than the head's that a member's search collects before it calls them texture."""
+RARE_RECORDS_CHARS = 256 * 1024
+"""Lists of records up to this size are searched whole for their rare values (a regex pass per member: ~0.5 ms per
+megabyte each); larger ones keep their head and their end."""
 
 
 def _rare_records(
@@ -1519,26 +1523,32 @@ def _rare_records(
     for key, value in _SCALAR_MEMBER.findall(text, first, head_end):
         seen.setdefault(key, set()).add(value)
         times[key] = times.get(key, 0) + 1
-    # Members of each record (once in most of the records at the list's head, not nested at any depth) of few values
-    # there: their values repeat (a license, a flag, a null), where a name's or a version's do not. Those holding
-    # more than one value there first; all of them counted over the whole list in one pass.
-    keys = sorted(
-        (key for key, values in seen.items() if head_records // 2 <= times[key] <= head_records and len(values) <= 3),
-        key=lambda key: len(seen[key]) == 1,
-    )[:RARE_RECORD_KEYS]
+    # Members of each record (once in most of the records at the list's head, not nested at any depth) of two or
+    # three values there: their values repeat (a license, a flag, a null), where a name's or a version's do not.
+    keys = [
+        key for key, values in seen.items() if head_records // 2 <= times[key] <= head_records and 2 <= len(values) <= 3
+    ][:RARE_RECORD_KEYS]
     if not keys:
         return []
-    members = '|'.join(re.escape(key) for key in keys)
+    # A search per member (each opens with the member's own name: a literal the regex engine skips to) finds where it
+    # holds a value none of the head's records gave it: few, where values repeat.
     found: dict[str, list[tuple[int, str]]] = {}
-    for hit in re.finditer(f'"({members})":' + _SCALAR, text):
-        found.setdefault(hit.group(1), []).append((hit.start(), hit.group(2)))
+    for key in keys:
+        usual = '|'.join(re.escape(value) for value in seen[key])
+        places = found[key] = []
+        for hit in re.finditer(f'"{re.escape(key)}":(?!(?:{usual})[,}}])' + _SCALAR, text):
+            places.append((hit.start(), hit.group(1)))
+            if len(places) > RARE_RECORD_PLACES:
+                break  # other values everywhere: the list's texture
     odd_ones: list[tuple[int, int]] = []  # (how many records hold the value, where)
-    for places in found.values():
+    for key, places in found.items():
+        if not places or len(places) > RARE_RECORD_PLACES:
+            continue
+        total = text.count(f'"{key}":')
         counts = Counter(value for _, value in places)
-        rare = 2 if len(places) >= RARE_MIN_ROWS else 1
+        rare = 2 if total >= RARE_MIN_ROWS else 1
         odd = {value for value, count in counts.items() if count <= rare}
-        usual = counts.most_common(1)[0][1]
-        if usual * 2 < len(places) or not odd or sum(counts[value] for value in odd) > 2 * RARE_ROWS:
+        if len(places) * 2 > total or not odd or sum(counts[value] for value in odd) > 2 * RARE_ROWS:
             continue  # no value most records hold, or rare values as the list's texture
         odd_ones += [(counts[value], place) for place, value in places if value in odd]
     odd_ones.sort()
