@@ -73,7 +73,7 @@ _TOKEN = re.compile(r'(?<![\w\-])-{1,2}[A-Za-z][\w\-]*(?:=[^\s,;]+)?|[\w./\\:\-\
 _TRIM = '.,;:!?)([]{}"\'`<>'
 _SETTING = re.compile(r'[A-Za-z_][\w.\-]*=[\w.\-]+')
 _IDENTIFIER = re.compile(r'[A-Za-z_][\w]*(?:[.:\-][\w]+)*')
-_BARE_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_-]*[0-9][A-Za-z0-9_-]*|[A-Za-z][A-Za-z0-9_-]*')
+_BARE_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_-]*')
 """A name with no dot or separator in it: a library, a package, a word."""
 _ESCAPES = re.compile(r'(?:\\[\\abfnrtv0"\'/]|\\x[0-9a-fA-F]{2}|[/\\])+')
 """Only escape sequences and separators (`\\n`, `\\t`, `/`): nothing a path names."""
@@ -341,10 +341,10 @@ class Intent:
         weights: dict[str, tuple[Term, float]] = {}
         arguments = _args_text(args)
         # The program a command line runs names the tool, not what its output is searched for; nor does the
-        # number of lines or entries it was asked for (`-n 3000`).
+        # number of lines or entries it was asked for (`-n 3000`), nor the names of the options it runs with.
         programs = {program.lower() for program in _programs(arguments)}
         places = _workdirs(arguments)
-        counts = _count_values(arguments) | _option_names(arguments)
+        how_run = _count_values(arguments) | _option_names(arguments)
         sources = (
             ('args', arguments),
             ('text', text),
@@ -360,7 +360,7 @@ class Intent:
             for term in _source_terms(source, content):
                 if term.key in programs or term.key in cues:
                     continue
-                if source == 'args' and (term.key in counts or term.kind is TermKind.flag):
+                if source == 'args' and (term.key in how_run or term.kind is TermKind.flag):
                     continue  # how the command was asked to run (`-n 3000`, `--no-fix`, `-XX:+PrintFlagsFinal`)
                 if source == 'args' and term.key in places:
                     # Where the command ran: a runner's banner echoes it (`rootdir: ...`), and every path under it

@@ -270,6 +270,7 @@ def select_preview(
     matches = Matches()
     strong_rows = 0
     strong_spans: list[Span] = []
+    reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics, ShapeKind.diff)
     if intent:
         matches = find_matches(
             text,
@@ -279,7 +280,7 @@ def select_preview(
             weigh=_class_weight(shape),
             utf8=utf8,
             # A report is made of names: a word of the request inside one (`turn` in `ReturningResults`) is none.
-            whole_words=shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics, ShapeKind.diff),
+            whole_words=reported,
         )
         # The table's header holds the column names a query spelled out: it is context, not the answer.
         # Nor do the commands a build echoes, nor the source a compiler quotes: the best of the rest sets the bar.
@@ -291,7 +292,6 @@ def select_preview(
             ),
             default=0.0,
         )
-        reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics, ShapeKind.diff)
         # Paths a request names that are the places of (nearly) every finding are the files the command checked:
         # they say what the report is about, not which finding to look at.
         scope = _REPORT_SCOPE if _names_every_place(matches, counted) else _WORDS
@@ -844,10 +844,10 @@ def _later_exceptions(view: TextView, shown: set[str], room: int, limit: int) ->
         if name in names:
             continue
         names.add(name)
-        header = text.rfind('\nTraceback (most recent call last)', 0, hit.start())
-        if header == -1:
+        header = text.rfind('Traceback (most recent call last)', 0, hit.start())
+        if header == -1 or (header and text[header - 1] != '\n'):
             continue
-        picks = traceback_picks(view, view.line_at(header + 1), 407.5 - 0.1 * len(out))
+        picks = traceback_picks(view, view.line_at(header), 407.5 - 0.1 * len(out))
         if not picks or picks[0].spans[0][0] != hit.start() + 1:
             continue  # the exception line does not end that traceback
         out.extend(

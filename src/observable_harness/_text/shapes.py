@@ -1839,7 +1839,7 @@ def extreme_rows(
     position = _measured_field(lines)
     if position is None:
         return []
-    if within is None and position == 0 and direction > 0 and view.total <= LONGEST_DIGITS_CHARS:
+    if LARGEST_SCAN_CHARS < view.total <= LONGEST_DIGITS_CHARS and position == 0 and direction > 0:
         # Too large to rank whole, but its measure opens each line (`du`, `wc -l`, `find -printf '%s %p'`): its
         # largest plain numbers have the most digits. The lines opening with more digits than any sampled line (the
         # outliers) are found by one search, and, if they are too few, those with as many by another (from a line
