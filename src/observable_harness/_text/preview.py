@@ -50,6 +50,7 @@ from .intent import (
 from .lines import LineClass, alert_class, classify_line, classify_lines, line_shape
 from .scan import literal_places, literal_places_utf8, literal_presence
 from .shapes import (
+    EXTREME_PRIORITY,
     HEADER_PRIORITY,
     PYTHON_FRAME,
     RARE_MIN_ROWS,
@@ -70,6 +71,7 @@ from .shapes import (
     lines_between,
     own_frame,
     path_line,
+    rare_values,
     summary_section,
     traceback_context,
     traceback_picks,
@@ -940,8 +942,9 @@ def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> 
 COMPILER_WARNINGS = 5
 """A build's compiler warnings shown, the first of each text, above the lines that merely share a request's words."""
 WARNING_KIND_PRIORITY = 325.0
-ASKED_WARNING_PRIORITY = 905.0
-"""Asked about warnings, a build's compiler warnings are the answer: just above the lines the request's words select."""
+ASKED_WARNING_PRIORITY = EXTREME_PRIORITY
+"""Asked about warnings, a build's compiler warnings are the answer, as the rows asked for are: just above the lines
+the request's words select."""
 _COMPILER_WARNING = re.compile(r'\S+:\d+(?::\d+)?: warning: ')
 
 
@@ -1546,11 +1549,10 @@ def _rare_records(
         if not places or len(places) > RARE_RECORD_PLACES:
             continue
         total = text.count(f'"{key}":')
+        if len(places) * 2 > total:
+            continue  # no value most of its records hold
         counts = Counter(value for _, value in places)
-        rare = 2 if total >= RARE_MIN_ROWS else 1
-        odd = {value for value, count in counts.items() if count <= rare}
-        if len(places) * 2 > total or not odd or sum(counts[value] for value in odd) > 2 * RARE_ROWS:
-            continue  # no value most records hold, or rare values as the list's texture
+        odd = rare_values(counts, 2 if total >= RARE_MIN_ROWS else 1)
         odd_ones += [(counts[value], place) for place, value in places if value in odd]
     odd_ones.sort()
     return [

@@ -1468,10 +1468,9 @@ def _rare_leading(view: TextView, head: list[Span], tail: list[Span], sample: li
     counts = Counter(values)
     if len(counts) < 2 or len(counts) > max(3, int(RARE_DISTINCT * len(values))):
         return []
-    rare = max(2, int(RARE_LEADING_SHARE * len(values)))
-    odd = {value for value, count in counts.items() if count <= rare}
-    if not odd or sum(counts[value] for value in odd) > 2 * RARE_ROWS:
-        return []  # many odd lines are the text's texture, not its exceptions
+    odd = rare_values(counts, max(2, int(RARE_LEADING_SHARE * len(values))))
+    if not odd:
+        return []
     alternatives = '|'.join(re.escape(value) for value in sorted(odd, key=len, reverse=True))
     # The rarest first, among those in the middle: the head and the tail are in a preview's view anyway (the banner a
     # server prints once on starting is not what its requests' lines are read for).
@@ -1593,6 +1592,13 @@ RARE_ROWS = 4
 """Rows holding a rare value of such a column that a table's digest keeps: most often what is odd in it."""
 ALIGNED_SAMPLE = 200
 """Rows of a column-aligned table read to find where its columns part."""
+
+
+def rare_values(counts: Counter[str], rare: int) -> set[str]:
+    """The values `counts` holds at most `rare` times, or none when they are on more than `2 * RARE_ROWS` lines
+    together: many odd lines are a text's texture, not its exceptions."""
+    odd = {value for value, count in counts.items() if count <= rare}
+    return odd if sum(counts[value] for value in odd) <= 2 * RARE_ROWS else set[str]()
 
 
 def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
