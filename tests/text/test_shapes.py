@@ -824,6 +824,20 @@ def test_a_line_opening_with_a_value_few_lines_hold_is_shown_from_the_middle() -
     assert symlink in select_preview(listing, 1_000).text.splitlines()
 
 
+def test_a_file_of_another_owner_in_an_ls_listing_is_shown_with_its_directory() -> None:
+    # `ls -laR` of an installed package (real) owned by `nobody` but for one file a restore left owned by `root`: its
+    # first field (the mode) is as common as any, the owner three fields on is what stands out.
+    listing = gzip.decompress((_DATA / 'listing' / 'ls_laR_owner_pydantic_ai.txt.gz').read_bytes()).decode()
+    odd = '-rw-r--r--  1 root   root     50719 2026-12-02 01:24 groq.py'
+    lines = listing.splitlines()
+    assert [line for line in lines if ' root ' in line and not line.endswith(' ..')] == [odd]
+    assert sum(line.startswith('-rw-r--r-- ') for line in lines) > 500
+    shown = select_preview(listing, 1_000).text.splitlines()
+    assert odd in shown
+    above = [line for line in shown[: shown.index(odd)] if line.endswith(':')]
+    assert above[-1] == 'app/pydantic_ai/models:'  # the directory it is in, whatever was left out between
+
+
 def test_the_largest_sizes_of_a_listing_too_long_to_rank_whole_are_found_by_their_digits() -> None:
     # `find -printf '%s %p'` of 9,000 files (over 256 KB, so not every line is ranked): the three largest files sit
     # in the middle, away from the lines sampled. Asked for the biggest files, they are the answer.

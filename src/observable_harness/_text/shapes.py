@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import accumulate, pairwise, repeat
 
+from .counting import newlines
 from .scan import literal_places
 
 __all__ = [
@@ -1436,55 +1437,113 @@ def digest(
             rows, starts = _rows_from(view, 0)
             drop = EXTREME_PRIORITY - MEASURED_TREE_PRIORITY
             return [Pick(pick.priority - drop, pick.spans, pick.role) for pick in _tree_extremes(view, rows, starts, 1)]
-        return [*_sized_digest(view, head, tail), *_rare_leading(view, head, tail, sample)]
+        rare = _rare_leading(view, head, tail, sample)
+        if shape.variant == 'ls':
+            # `ls -lR`: an odd file is read with the directory it is in.
+            rare = [Pick(pick.priority, (*_directory_of(view, pick.spans[0]), *pick.spans), pick.role) for pick in rare]
+        return [*_sized_digest(view, head, tail), *rare]
     if kind is ShapeKind.log:
         return _rare_leading(view, head, tail, sample)
     return []
 
 
-_LEADING = re.compile(r'(\S{1,32})[ \t]')
-"""A line's first field: a mode, a status, a kind, a level (`120000 752580e6... 0\tRelNotes`, `?? build/`)."""
-_NEXT_LEADING = re.compile(r'\n(\S{1,32})[ \t]')
 RARE_LEADING_CHARS = 512 * 1024
-"""Texts up to this size have the first fields of all their lines counted (one pass, ~2 ms per megabyte)."""
+"""Texts up to this size are searched for lines with another value in a column of few values (one pass a column)."""
 RARE_LEADING_SHARE = 0.001
-"""A first field on at most this share of the lines (or on two) is rare."""
+"""A value on at most this share of the lines (or on two) is rare."""
 
 
 def _rare_leading(view: TextView, head: list[Span], tail: list[Span], sample: list[Span]) -> list[Pick]:
-    """Lines whose first field is a value found on a few lines only, among lines that open with one of a few
-    values (a symlink, mode `120000`, among a thousand `100644` files in `git ls-tree -r`; `D` among `M`s in a
-    status): what a reader scanning the lines would stop at. Lines without columns (a log's times, a listing's
-    names) open with too many values to say."""
-    lines = [view.content(span) for span in sample]
-    firsts = [found.group(1) for line in lines if (found := _LEADING.match(line)) is not None]
-    if len(lines) < RARE_MIN_ROWS or len(firsts) < 0.9 * len(lines) or len(set(firsts)) > 3:
-        return []
+    """Lines holding a value found on a few lines only in one of their first fields, where the lines hold one of a
+    few values there: a symlink, mode `120000`, among a thousand `100644` files in `git ls-tree -r`; `D` among `M`s
+    in a status; a file owned by `root` among `postgres`'s in `ls -l`: what a reader scanning the lines would stop
+    at. Fields of many values (a log's times, a listing's sizes and names) say nothing by being rare."""
     if view.total > RARE_LEADING_CHARS:
         return []
+    # Lines that open with a field (an indented one continues the line above it).
+    lines_read = [view.content(span) for span in (*head, *sample, *tail)]
+    rows = [line.split(None, RARE_FIELDS) for line in lines_read if line[:1].strip()]
+    if len(rows) < RARE_MIN_ROWS:
+        return []
+    columns: dict[int, set[str]] = {}
+    for field in range(RARE_FIELDS):
+        # A column: a field most lines read hold with another after it (not a directory's name, nor its total), nearly
+        # all of one to three values, not all numbers (a link count, a size). A value on one line read is no column's.
+        values = Counter(row[field] for row in rows if len(row) > field + 1 and len(row[field]) <= RARE_FIELD_CHARS)
+        held = values.total()
+        common = [(value, count) for value, count in values.most_common(3) if count > 1]
+        if held < RARE_COLUMN_SHARE * len(rows) or sum(count for _, count in common) < 0.95 * held:
+            continue
+        if not (field and all(value.isdigit() for value, _ in common)):
+            columns[field] = {value for value, _ in common}
+    if not columns:
+        return []
+    # One pass finds the lines that open with the fields of a row and do not hold those values in those columns: the
+    # odd ones. Lines of too few fields (a directory's name, its total) are of other kinds. Where many rows read are
+    # odd, the columns are not what the rows have in common (a tree's branches): most lines would be found.
+    last = max(columns)
+    other = sum(
+        1 for row in rows if len(row) > last + 1 and any(row[field] not in common for field, common in columns.items())
+    )
+    if other > RARE_OTHER_SHARE * len(rows):
+        return []
+    lines = newlines(view.text, 0, view.end) + 1
+    most = max(RARE_MIN_ROWS, round(2 * other / len(rows) * lines))
+    parts = [
+        '(?:' + '|'.join(re.escape(value) for value in sorted(columns[field], key=len, reverse=True)) + ')'
+        if field in columns
+        else '\\S+'
+        for field in range(last + 1)
+    ]
+    space = '[^\\S\\n]'
+    common_row = f'{space}+'.join(parts) + space
+    short = f'\\S+(?:{space}+\\S+){{0,{last}}}{space}*(?:\\n|\\Z)'
+    texture = re.compile(f'\\n(?=\\S)(?!{common_row}|{short})')
     text = view.text
-    first = _LEADING.match(text)
-    values = _NEXT_LEADING.findall(text) + ([first.group(1)] if first is not None else [])
-    counts = Counter(values)
-    if len(counts) < 2 or len(counts) > max(3, int(RARE_DISTINCT * len(values))):
-        return []
-    odd = rare_values(counts, max(2, int(RARE_LEADING_SHARE * len(values))))
-    if not odd:
-        return []
-    alternatives = '|'.join(re.escape(value) for value in sorted(odd, key=len, reverse=True))
+    counts: dict[int, Counter[str]] = {field: Counter() for field in columns}
+    found: list[tuple[int, int, str]] = []  # a line's start, the field, its value
+    for hits, hit in enumerate(texture.finditer(text, 0, view.end)):
+        if hits >= most:
+            return []  # lines of many kinds, more than those read had: none says much by being rare
+        start = hit.end()
+        fields = text[start : start + RARE_LINE_CHARS].split('\n', 1)[0].split(None, last + 1)
+        for field, common in columns.items():
+            if len(fields) > field + 1 and (value := fields[field]) not in common and len(value) <= RARE_FIELD_CHARS:
+                counts[field][value] += 1
+                if counts[field][value] <= RARE_ROWS:
+                    found.append((start, field, value))
+    low, high = (head[-1][1] if head else 0), (tail[0][0] if tail else view.end)
+    chosen: list[tuple[int, int, str]] = []
+    for field, seen in counts.items():
+        if len(seen) > RARE_FIELD_VALUES:
+            continue  # a field of many values the sample did not show: none of them says much by being rare
+        odd = rare_values(seen, max(2, int(RARE_LEADING_SHARE * lines)))
+        chosen += [place for place in found if place[1] == field and place[2] in odd and low < place[0] < high]
     # The rarest first, among those in the middle: the head and the tail are in a preview's view anyway (the banner a
     # server prints once on starting is not what its requests' lines are read for).
-    low, high = (head[-1][1] if head else 0), (tail[0][0] if tail else view.end)
-    found = [
-        (hit.start() + 1, hit.group(1))
-        for hit in re.finditer(f'\\n({alternatives})[ \\t]', text)
-        if low < hit.start() + 1 < high
-    ]
-    chosen = sorted(found, key=lambda place: (counts[place[1]], place[0]))[:RARE_ROWS]
+    picked: dict[str, Span] = {}  # a line said twice word for word (an exception logged twice) is shown once
+    for start, _, _ in sorted(chosen, key=lambda place: (counts[place[1]][place[2]], place[0])):
+        span = view.line_at(start)
+        picked.setdefault(view.content(span), span)
+        if len(picked) == RARE_ROWS:
+            break
     return [
-        Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(start),), 'rare')
-        for rank, (start, _) in enumerate(sorted(chosen))
+        Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (span,), 'rare') for rank, span in enumerate(sorted(picked.values()))
     ]
+
+
+RARE_FIELDS = 4
+"""A line's first fields looked at for a rare value: a mode, links, an owner and a group; a status; a level."""
+RARE_FIELD_CHARS = 32
+RARE_COLUMN_SHARE = 0.75
+"""Lines read that must hold a field (with another after it) for it to be a column."""
+RARE_LINE_CHARS = 4 * (RARE_FIELD_CHARS + 8)
+"""Characters of an odd line read for its first fields."""
+RARE_FIELD_VALUES = 16
+"""Values of a field besides those the sampled lines hold there, at most: more, and its values are not a few."""
+RARE_OTHER_SHARE = 0.25
+"""Lines read that open otherwise than with the common values of the columns, at most: more, and the lines are of too
+many kinds for one to stand out; twice their share of the text's lines are looked at, at most."""
 
 
 MEASURED_TREE_PRIORITY = 330.0
