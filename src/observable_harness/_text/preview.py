@@ -664,8 +664,9 @@ def _class_picks(
                 below = view.next_line(first) if view.content(first).rstrip().endswith(':') else None
                 spans = [first, below] if below is not None else [first]
                 # More room than a plain line: a warning's reason is often long (a URL and an exception), and
-                # it is what the findings after it follow from.
-                lines = [_Line(span, limit * (2 if span == first else 4), role='error') for span in spans]
+                # it is what the findings after it follow from; longer still, it is cut in its middle (which and
+                # why are at its ends), leaving the room to the findings.
+                lines = [_Line(span, limit * 2, role='error') for span in spans]
                 preamble_pick = (PREAMBLE_ALERT_PRIORITY, lines, 'error')
     if shape.kind in (ShapeKind.log, ShapeKind.test_run):
         # Shapes with a digest of their own find their failures there; a log's can sit anywhere.
