@@ -830,6 +830,53 @@ def test_a_line_opening_with_a_value_few_lines_hold_is_shown_from_the_middle() -
     assert symlink in select_preview(listing, 1_000).text.splitlines()
 
 
+def test_a_tables_sizes_with_their_units_are_ranked_by_what_they_measure() -> None:
+    # `psql -c '\\di+'` lists each index with its size as psql prints it: `168 kB`, `90 MB`, `0 bytes`. A day's
+    # partition whose indexes grew fifty-fold sits in the middle of a thousand rows of ~100 kB; the largest by what the
+    # sizes measure (not by their digits: `8200 kB` is less than `90 MB`) are what a reader of the table looks for.
+    def row(name: str, table: str, size: str) -> str:
+        return (
+            f' public | {name:<33} | index | postgres | {table:<17} | {"permanent":<11} | {"btree":<13} | {size:<7} |'
+        )
+
+    rows = [
+        row(
+            f'events_2024_{day // 31 + 1:02d}_{day % 31 + 1:02d}_{kind}',
+            f'events_2024_{day // 31 + 1:02d}_{day % 31 + 1:02d}',
+            f'{96 + (day * 7) % 88} kB',
+        )
+        for day in range(330)
+        for kind in ('pkey', 'session_id_idx', 'customer_id_idx')
+    ]
+    outlier = row('events_2024_07_04_session_id_idx', 'events_2024_07_04', '8200 kB')
+    largest = row('order_items_pkey', 'order_items', '90 MB')
+    rows[500] = outlier
+    rows.insert(700, largest)
+    rows.insert(300, row('orders_pkey', 'orders', '0 bytes'))
+    header = (
+        ' Schema |               Name                | Type  |  Owner   |       Table       |'
+        ' Persistence | Access method |  Size   | Description'
+    )
+    rule = (
+        '--------+-----------------------------------+-------+----------+-------------------+'
+        '-------------+---------------+---------+-------------'
+    )
+    table = '\n'.join(
+        [
+            '                                                                  List of relations',
+            header,
+            rule,
+            *rows,
+            f'({len(rows)} rows)',
+            '',
+        ]
+    )
+    shown = select_preview(table, 1_000).text.split('\n')
+    assert largest in shown
+    assert outlier in shown
+    assert header in shown
+
+
 def test_a_file_of_another_owner_in_an_ls_listing_is_shown_with_its_directory() -> None:
     # `ls -laR` of an installed package (real) owned by `nobody` but for one file a restore left owned by `root`: its
     # first field (the mode) is as common as any, the owner three fields on is what stands out.

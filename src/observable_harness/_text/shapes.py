@@ -738,15 +738,34 @@ def _falls_on(rows: list[list[str]], column: int, later: list[list[str]]) -> boo
 
 
 def _number(field: str) -> float | None:
-    # The last token: a delimited field may carry a label before its number (`import time:   171`).
+    # The last token: a delimited field may carry a label before its number (`import time:   171`), or a size its
+    # unit after it (`8200 kB`, `90 MB`, `0 bytes`: psql's sizes).
     tokens = field.split()
+    scale = 1.0
+    if len(tokens) >= 2 and (unit := _SIZE_UNITS.get(tokens[-1])) is not None:
+        scale = unit
+        tokens = tokens[:-1]
     field = tokens[-1].rstrip('%').split('/')[0].replace(',', '') if tokens else ''
     if not field:
         return None
     try:
-        return float(field)
+        return float(field) * scale
     except ValueError:
         return None
+
+
+_SIZE_UNITS = {
+    unit: float(scale)
+    for units, scale in (
+        (('bytes', 'B'), 1),
+        (('kB', 'KB', 'KiB', 'K'), 2**10),
+        (('MB', 'MiB', 'M'), 2**20),
+        (('GB', 'GiB', 'G'), 2**30),
+        (('TB', 'TiB', 'T'), 2**40),
+    )
+    for unit in units
+}
+"""A size's unit after its number, and what it multiplies the number by."""
 
 
 def _numeric_columns(rows: list[list[str]]) -> list[int]:
