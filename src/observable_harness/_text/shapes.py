@@ -244,7 +244,9 @@ class TextView:
 
 # --- detection ----------------------------------------------------------------------------------
 
-_COMMIT = re.compile(r'commit [0-9a-f]{7,40}\b')
+_COMMIT = re.compile(r'commit [0-9a-f]{7,40}(?: \(.*\))?\s*$')
+"""A commit's first line in `git log` (`commit 5b604c3...`, with `--decorate` its refs after it); not an object of a
+listing (`commit 5b604c3... 1333`: `git cat-file --batch-check`'s type, name and size)."""
 _ONELINE_COMMIT = re.compile(r'(?:[*|/\\ ]+ )?(?:[0-9a-f]{7,12}|[0-9a-f]{40}) (?![A-Za-z?] )\S')
 """A short (or full) hash and a subject (`git log --oneline`, `--graph`); a checksum is longer, or two spaces
 from its name; a symbol table's address is 16 digits, or followed by a one-letter type (`nm`)."""
@@ -1923,16 +1925,19 @@ def extreme_rows(
     position = _measured_field(lines)
     if position is None:
         return []
-    if LARGEST_SCAN_CHARS < view.total <= LONGEST_DIGITS_CHARS and position == 0 and direction > 0:
-        # Too large to rank whole, but its measure opens each line (`du`, `wc -l`, `find -printf '%s %p'`): its
-        # largest plain numbers have the most digits. The lines opening with more digits than any sampled line (the
-        # outliers) are found by one search, and, if they are too few, those with as many by another (from a line
-        # break: a literal the regex engine skips to); they are ranked with the sampled lines.
-        digits = max((len(found.group(1)) for line in lines if (found := _LEADING_NUMBER.match(line))), default=0)
+    if LARGEST_SCAN_CHARS < view.total <= LONGEST_DIGITS_CHARS and 0 <= position < DIGITS_FIELDS and direction > 0:
+        # Too large to rank whole, but its measure is one of each line's first fields (`du`, `wc -l`, `find -printf
+        # '%s %p'`, `git cat-file --batch-check`'s type, name and size): its largest plain numbers have the most
+        # digits. The lines with more digits there than any sampled line (the outliers) are found by one search, and,
+        # if they are too few, those with as many by another (from a line break: a literal the regex engine skips
+        # to); they are ranked with the sampled lines.
+        before = f'(?:\\S+[ \\t]+){{{position}}}'  # the fields before the measure
+        leading = re.compile(f' *{before}(\\d+)\\s')
+        digits = max((len(found.group(1)) for line in lines if (found := leading.match(line))), default=0)
         known = set(starts)
         added = 0
         for fewest in (digits + 1, digits) if digits >= 2 else ():
-            hits = re.finditer(rf'\n *\d{{{fewest},}}\s', view.text)
+            hits = re.finditer(f'\\n *{before}\\d{{{fewest},}}\\s', view.text)
             for start in itertools.islice((hit.start() + 1 for hit in hits), LONGEST_DIGITS_ROWS):
                 if start not in known:
                     known.add(start)
@@ -1948,7 +1953,8 @@ def extreme_rows(
     return _extreme_picks(view, _ranked(values, starts, direction, within, EXTREME_ROWS)[:EXTREME_ROWS], 0)
 
 
-_LEADING_NUMBER = re.compile(r' *(\d+)\s')
+DIGITS_FIELDS = 4
+"""Of a line's fields, the first this many may be searched for the longest numbers."""
 LONGEST_DIGITS_CHARS = 2 * 1024 * 1024
 """Texts up to this size too large to rank whole are searched once for the lines opening with the most digits."""
 LONGEST_DIGITS_ROWS = 200
