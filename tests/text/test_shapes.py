@@ -895,6 +895,19 @@ def test_the_largest_objects_of_a_listing_measured_in_its_third_field_are_found_
         assert row in shown, row
 
 
+def test_a_field_a_request_names_in_psqls_expanded_display_brings_the_fields_after_it() -> None:
+    # `psql -x -c "SELECT ... FROM pg_stats ..."` (real): a record per column, `key | value` a line. Asked how
+    # selective orders.status and coupon_code are, the records of those columns say it in the fields under their
+    # `attname`: the null fraction, the distinct values, the most common values and their frequencies.
+    stats = gzip.decompress((_DATA / 'tables' / 'psql_x_pg_stats_orders.txt.gz').read_bytes()).decode()
+    assert stats.startswith('-[ RECORD 1 ]')
+    preview = _asked(stats, 'How selective are orders.status and orders.coupon_code according to the planner stats?')
+    assert preview.shape == 'key_value'
+    shown = preview.text.splitlines()
+    assert 'most_common_vals  | {delivered,shipped,refunded,cancelled,pending,payment_failed}' in shown
+    assert 'null_frac         | 0.9227333' in shown
+
+
 def test_a_file_of_another_owner_in_an_ls_listing_is_shown_with_its_directory() -> None:
     # `ls -laR` of an installed package (real) owned by `nobody` but for one file a restore left owned by `root`: its
     # first field (the mode) is as common as any, the owner three fields on is what stands out.

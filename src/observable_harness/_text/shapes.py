@@ -433,6 +433,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     # is neither a table of two aligned columns nor a dump of `INFO:` keys.
     if _over(nonblank, lambda line: bool(_LOG_LEVEL.match(line)), 0.5):
         return Shape(ShapeKind.log)
+    if any(_EXPANDED_RECORD.match(line) for line in head_lines[:2]):
+        return Shape(ShapeKind.key_value, 'expanded')  # psql's `-x`: a record's fields a line, `key | value`
     table = _table(view, head, head_lines, sampled)
     if table is not None:
         return table
@@ -846,6 +848,8 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
             return _tree_ancestors(view, span)
         return []
     if kind is ShapeKind.key_value:
+        if shape.variant == 'expanded':
+            return _record_fields(view, span) if whole else []
         return _section_of(view, span, whole=whole)
     if kind is ShapeKind.json:
         return _json_siblings(view, span)
@@ -1178,6 +1182,22 @@ def _section_of(view: TextView, span: Span, *, whole: bool = True) -> list[Span]
     line = view.line_at(last + 1)
     text = view.content(line)
     return [line] if text.rstrip().endswith(':') or text.startswith('[') else []
+
+
+_EXPANDED_RECORD = re.compile(r'-\[ RECORD \d+ \]-*(?:\+-*)?$')
+"""The line over each record of psql's expanded display (`-x`): `-[ RECORD 3 ]----+-------`."""
+RECORD_FIELDS = 6
+"""Fields after a field a request names that a record of psql's expanded display brings: what it says of it."""
+
+
+def _record_fields(view: TextView, span: Span) -> list[Span]:
+    """In psql's expanded display, the fields of the record after `span`, up to the next record."""
+    fields: list[Span] = []
+    for following in view.forward(span, RECORD_FIELDS):
+        if _EXPANDED_RECORD.match(view.content(following)):
+            break
+        fields.append(following)
+    return fields
 
 
 STANZA_LINES = 60
