@@ -1485,6 +1485,62 @@ def digest(
         return [*_sized_digest(view, head, tail), *rare]
     if kind is ShapeKind.log:
         return _rare_leading(view, head, tail, sample)
+    if kind is ShapeKind.key_value and shape.variant == 'expanded':
+        return _record_extremes(view)
+    return []
+
+
+_RECORD_NUMBER = re.compile(r'\n(\w+) *\| (-?\d+(?:\.\d+)?)(?=\n)')
+"""A field of psql's expanded display that holds a number: `n_tup_ins           | 64286`."""
+_RECORD_NAME = re.compile(r'\w*name *\| ')
+RECORD_EXTREMES = 6
+"""Values standing out in psql's expanded display that its digest shows, at most two of a record, three of a field."""
+OUTLIER_RATIO = 10.0
+"""How many times the value three quarters of the records stay under a value must be to stand out."""
+
+
+def _record_extremes(view: TextView) -> list[Pick]:
+    """In psql's expanded display, the values many times what most records hold in their field (64,286 rows inserted
+    into one table where three in four tables saw a dozen), each with its record's name: the records a reader of the
+    whole display would stop at. The values standing out the most first."""
+    if view.total > RARE_LEADING_CHARS:
+        return []
+    values: dict[str, list[tuple[float, int]]] = {}
+    for hit in _RECORD_NUMBER.finditer(view.text):
+        values.setdefault(hit.group(1), []).append((float(hit.group(2)), hit.start() + 1))
+    found: list[tuple[float, int, str]] = []  # how far it stands out, where, its field
+    for field, held in values.items():
+        if len(held) < RARE_MIN_ROWS:
+            continue
+        ordered = sorted(value for value, _ in held)
+        typical = max(ordered[len(ordered) * 3 // 4], 1.0)
+        found += [(value / typical, place, field) for value, place in held if value >= OUTLIER_RATIO * typical]
+    found.sort(key=lambda item: (-item[0], item[1]))
+    picks: list[Pick] = []
+    per_record: Counter[Span] = Counter()
+    per_field: Counter[str] = Counter()
+    for _, place, field in found[: 8 * RECORD_EXTREMES]:
+        line = view.line_at(place)
+        name = _record_name(view, line)
+        record = name[0] if name else line
+        if per_record[record] == 2 or per_field[field] == 3:
+            continue
+        per_record[record] += 1
+        per_field[field] += 1
+        picks.append(Pick(HEADER_PRIORITY - 2.5 - len(picks) * 0.01, (*name, line), 'rare'))
+        if len(picks) == RECORD_EXTREMES:
+            break
+    return picks
+
+
+def _record_name(view: TextView, span: Span) -> list[Span]:
+    """The field that names the record `span` is in (`relname | pg_attribute`), above it in psql's expanded display."""
+    for line in view.backward(span, _CONTEXT_LINES):
+        content = view.content(line)
+        if _EXPANDED_RECORD.match(content):
+            break
+        if _RECORD_NAME.match(content):
+            return [line]
     return []
 
 
