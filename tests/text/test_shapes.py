@@ -920,6 +920,34 @@ def test_the_fields_whose_largest_value_stands_out_in_psqls_expanded_display_are
     assert [line for line in shown[:inserted] if line.startswith('relname')][-1] == 'relname          | pg_attribute'
 
 
+def test_an_id_a_request_names_is_found_in_a_long_text_and_its_long_line_cut_around_it() -> None:
+    # `pg_waldump -r Transaction` over a few minutes of WAL (650 KB): a commit a line, and the commit that dropped a
+    # partition lists its relations' files on one line of two thousand characters. Asked which transaction dropped the
+    # relation with id 16439, among a dozen other words and names, that line is the answer: the id is looked for though
+    # the text is too long to search for every term, and the line is shown from its start through the id.
+    def commit(tx: int, lsn: int, rels: str = '') -> str:
+        return (
+            f'rmgr: Transaction len (rec/tot):     34/    34, tx: {tx:>10}, lsn: 0/{lsn:08X}, prev 0/{lsn - 72:08X}, '
+            f'desc: COMMIT 2026-12-02 00:25:{(tx // 100) % 60:02d}.{tx * 7919 % 1_000_000:06d} UTC{rels}'
+        )
+
+    lines = [commit(1193 + index, 0x81F1C6B8 + index * 0x1F8) for index in range(4_600)]
+    files = ' '.join(f'base/16384/{16439 + index * 2}' for index in range(160))
+    dropping = commit(3341, 0x8990F820, f'; rels: {files}; dropped stats: 2/16384/19578')
+    lines[2_148] = dropping
+    waldump = '\n'.join(lines)
+    assert len(waldump) > 600_000 and len(dropping) > 2_000
+    prompt = (
+        'The orders_2023_02 partition (relfilenode 16439 in database oid 16384) vanished from the shop database '
+        'sometime in the last few minutes. Can you use the WAL to tell me exactly which transaction dropped it and '
+        'when, so we can do a point-in-time recovery to just before it?'
+    )
+    shown = _asked(waldump, prompt).text.splitlines()
+    line = next(line for line in shown if 'tx:       3341' in line)
+    assert line.startswith(dropping[:120])
+    assert 'rels: base/16384/16439' in line
+
+
 def test_a_file_of_another_owner_in_an_ls_listing_is_shown_with_its_directory() -> None:
     # `ls -laR` of an installed package (real) owned by `nobody` but for one file a restore left owned by `root`: its
     # first field (the mode) is as common as any, the owner three fields on is what stands out.

@@ -1036,6 +1036,9 @@ GENERIC_WORDS = frozenset(
 """Words of every developer's request ("the default", "recent changes", "the totals"): searched after the
 words that name something, since a large output leaves room for only a few searches."""
 GENERIC_WEIGHT = 0.6
+ID_DIGITS = 5
+ID_BOOST = 2.0
+"""A plain number of `ID_DIGITS` digits or more names one thing (an oid, a pid, a port): it weighs as a name does."""
 NAME_BOOST = 1.5
 """A capitalised word inside a sentence is a name (a product, a model, a person): nearly as specific as an
 identifier."""
@@ -1085,6 +1088,8 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             # Searched by its stem (`windowed` finds `window`), spelled as written where the output has it so.
             yield Term(token.lower(), _stem(token.lower()), kind, weight)
             continue
+        if kind is TermKind.number and token.isdigit() and len(token) >= ID_DIGITS:
+            weight *= ID_BOOST  # 16439, 48213: an object's id, a process, a port; not a measure, which varies
         yield Term(token, token.lower(), kind, weight)
         if kind is TermKind.path:
             # A path's last part names the same thing where the output prints paths relative to elsewhere.
@@ -1131,7 +1136,7 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
 SCAN_CHARS = 3_000_000
 """Characters all term scans together may read: a megabyte payload gets its three most specific terms
 scanned whole, a 100 KB payload thirty (each scan is a C-speed `str.find` loop)."""
-ENGINE_TERMS = 4
+ENGINE_TERMS = 8
 """Terms a text of any size has looked for when a multi-literal engine is installed, if the ones past its size's
 budget are absent from the sampled lines (one pass finds them all)."""
 MAX_LINES_PER_TERM = 300

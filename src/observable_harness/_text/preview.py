@@ -343,9 +343,11 @@ def select_preview(
                 # quotes under a diagnostic (`  127 | #define cast(t, exp)`): the diagnostic above it does.
                 strong = False
             base = 900.0 if strong else WEAK_PRIORITY
-            # The best few may run longer: a cut through the line the model asked about is the costliest cut
-            # (a table's rows keep their first columns, which say what they are, so they need no more).
-            wide = rank < WIDE_MATCHES and shape.kind not in QUIET_SHAPES
+            # The best few may run longer: a cut through the line the model asked about is the costliest cut.
+            # A row's first columns say what it is, so a table's rows need no more, unless the row runs on for many
+            # times its room (a record of thousands of characters): cut there, the hit needs its surroundings.
+            long_line = match.end - match.start > LONG_MATCH * match_limit
+            wide = rank < WIDE_MATCHES and (shape.kind not in QUIET_SHAPES or long_line)
             limit = match_limit * 2 if wide else match_limit
             if rank < CONTEXT_GROUPS:
                 # A line shown as another match's context that holds a term itself is cut around it, and in the
@@ -1102,6 +1104,8 @@ MIDDLE_PLACES = 4 * MAX_MIDDLE_HITS
 """Places of one marker a multi-literal scan may report before a search for it, which stops early, serves better."""
 
 
+LONG_MATCH = 4
+"""A matched line this many times its room or longer is cut around its hit with a best match's room in any shape."""
 OVERSHOOT = 1.3
 """A line at most this much over its limit is shown whole: a cut costs its marker and may hit the cause."""
 FOCUS_FOLLOW = 72
@@ -1166,6 +1170,8 @@ def _shorten_around(line: str, limit: int, focus: int) -> tuple[str, int, int]:
     start = max(head, focus - window // 3)
     stop = min(len(line), start + window)
     start = max(head, stop - window)
+    if start - head <= BRIDGED_CHARS:
+        start = head  # a cut of a few characters between the start and the hit would cost about what it saves
     pieces = [line[:head]]
     cuts = 0
     if start > head:
@@ -1178,6 +1184,8 @@ def _shorten_around(line: str, limit: int, focus: int) -> tuple[str, int, int]:
     return ''.join(pieces), head + (stop - start), cuts
 
 
+BRIDGED_CHARS = 48
+"""Characters between a cut line's start and the text kept around its hit shown rather than cut."""
 _AFTER_KEY = re.compile(r'\S*[\s:=]*')
 """From a hit: the rest of its token, then the delimiter and padding before the value that follows it."""
 
