@@ -948,6 +948,24 @@ def test_an_id_a_request_names_is_found_in_a_long_text_and_its_long_line_cut_aro
     assert 'rels: base/16384/16439' in line
 
 
+def test_a_diffstat_shows_its_renames_and_the_files_most_changed_through_their_counts() -> None:
+    # `git diff --stat=200 curl-8_12_0 curl-8_13_0 -- lib src tests/...` (real): 495 files, one renamed. What a file
+    # list kept beside the code must follow (the rename) and where the change is (the files with the most lines
+    # changed), each shown through its count: the bar after it only draws the number.
+    stat = gzip.decompress((_DATA / 'listing' / 'git_diff_stat_curl_8_12_8_13.txt.gz').read_bytes()).decode()
+    preview = select_preview(stat, 1_000)
+    assert preview.shape == 'listing'
+    shown = preview.text.splitlines()
+    assert ' lib/{strtok.h => cw-pause.h} |   24 +--' in shown
+    for row in (
+        ' lib/vtls/wolfssl.c           | 1401 +',
+        ' lib/conncache.c              | 1020 +',
+        ' lib/vtls/rustls.c',
+    ):
+        line = next(line for line in shown if line.startswith(row))
+        assert len(line) < 80 and 'chars cut' in line  # the bar is cut short, and says so
+
+
 def test_a_file_of_another_owner_in_an_ls_listing_is_shown_with_its_directory() -> None:
     # `ls -laR` of an installed package (real) owned by `nobody` but for one file a restore left owned by `root`: its
     # first field (the mode) is as common as any, the owner three fields on is what stands out.

@@ -1118,14 +1118,23 @@ def _shown(view: TextView, line: _Line) -> tuple[str, int, int]:
     if line.role == 'rare' and line.focus >= 0:
         # A row picked for one odd value keeps its start (what the row is) through that value, unbroken.
         through = line.focus - line.span[0] + RARE_VALUE_CHARS
-        if len(content.rstrip()) > max(line.limit, through) * OVERSHOOT:
-            shown, kept = shorten_middle(content.rstrip(), max(line.limit, through) + _CUT_MARKER, head_share=1.0)
+        room = max(line.limit, through)
+        bar = _BAR.match(content, line.focus - line.span[0])
+        if bar is not None:
+            # What runs on past the value only draws it (a diffstat's `+` and `-`): its first few, not to the limit.
+            room = bar.start(1) + BAR_CHARS
+        if len(content.rstrip()) > room * OVERSHOOT:
+            shown, kept = shorten_middle(content.rstrip(), room + _CUT_MARKER, head_share=1.0)
             return shown, kept + len(content) - len(content.rstrip()), 1
-        return _fit(content, max(line.limit, through), -1)
+        return _fit(content, room, -1)
     return _fit(content, line.limit, line.focus - line.span[0] if line.focus >= 0 else -1)
 
 
 RARE_VALUE_CHARS = 24
+_BAR = re.compile(r'\S+ +([-+]+) *$')
+"""A value, then a bar drawing it to the line's end: `2179 +++++++++--------`."""
+BAR_CHARS = 8
+"""Characters of such a bar shown."""
 """Characters from the start of the odd value a rare row was picked for that its cut keeps: the value and a few more."""
 _CUT_MARKER = len(' …[10,000 chars cut]… ')
 

@@ -433,6 +433,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     # is neither a table of two aligned columns nor a dump of `INFO:` keys.
     if _over(nonblank, lambda line: bool(_LOG_LEVEL.match(line)), 0.5):
         return Shape(ShapeKind.log)
+    if _over(nonblank, lambda line: bool(_DIFFSTAT.match(line)), 0.8):
+        return Shape(ShapeKind.listing, 'diffstat')  # `git diff --stat`: a changed file a line, then the totals
     if any(_EXPANDED_RECORD.match(line) for line in head_lines[:2]):
         return Shape(ShapeKind.key_value, 'expanded')  # psql's `-x`: a record's fields a line, `key | value`
     table = _table(view, head, head_lines, sampled)
@@ -1478,6 +1480,8 @@ def digest(
             rows, starts = _rows_from(view, 0)
             drop = EXTREME_PRIORITY - MEASURED_TREE_PRIORITY
             return [Pick(pick.priority - drop, pick.spans, pick.role) for pick in _tree_extremes(view, rows, starts, 1)]
+        if shape.variant == 'diffstat':
+            return _diffstat_digest(view)
         rare = _rare_leading(view, head, tail, sample)
         if shape.variant == 'ls':
             # `ls -lR`: an odd file is read with the directory it is in.
@@ -1488,6 +1492,46 @@ def digest(
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
     return []
+
+
+_DIFFSTAT = re.compile(r' ?\S.*? +\| +(?:(\d+)(?: ([-+]+))?|Bin(?: \d+ -> \d+ bytes)?)$')
+"""A line of `git diff --stat`: a path, then its lines changed and their bar (`lib/url.c | 2179 +++---`), or `Bin`."""
+_DIFFSTAT_LINE = re.compile(r'\n( ?\S.*? +\| +(\d+)(?: ([-+]+))?)(?=\n)')
+DIFFSTAT_LARGEST = 4
+"""Files with the most lines changed that a diffstat's digest shows."""
+DIFFSTAT_TAKEN = 2
+"""Files only taken from (a file removed whole is one) that a diffstat's digest shows, the most taken from first."""
+
+
+def _diffstat_digest(view: TextView) -> list[Pick]:
+    """A diffstat's files renamed (`lib/{a.c => b.c}`), when they are few, the files with the most lines changed,
+    and those most taken from without a line added (`-` alone: a file removed whole is one): what a file list kept
+    beside the code must follow, and where the change is."""
+    if view.total > RARE_LEADING_CHARS:
+        return []
+    renamed: list[tuple[int, int, int]] = []  # lines changed, where the line starts, where its count does
+    removed: list[tuple[int, int, int]] = []
+    sizes: list[tuple[int, int, int]] = []
+    for hit in _DIFFSTAT_LINE.finditer('\n' + view.text):
+        # The text was searched with one character more in front: a line starts where its match does.
+        size = (int(hit.group(2)), hit.start(), hit.start(2) - 1)
+        sizes.append(size)
+        if ' => ' in hit.group(1):
+            renamed.append(size)
+        elif hit.group(3) is not None and '+' not in hit.group(3):
+            removed.append(size)
+    # Shown through their count: the bar after it draws what the count says.
+    picks = [
+        Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(start),), 'rare', count)
+        for rank, (_, start, count) in enumerate(renamed if len(renamed) <= 2 * RARE_ROWS else [])
+    ]
+    largest = heapq.nlargest(DIFFSTAT_LARGEST, sizes, key=lambda size: (size[0], -size[1]))
+    taken = heapq.nlargest(DIFFSTAT_TAKEN, removed, key=lambda size: (size[0], -size[1]))
+    picks += [
+        Pick(HEADER_PRIORITY - 3 - rank * 0.01, (view.line_at(start),), 'rare', count)
+        for rank, (_, start, count) in enumerate([*largest, *taken])
+    ]
+    return picks
 
 
 _RECORD_NUMBER = re.compile(r'\n(\w+) *\| (-?\d+(?:\.\d+)?)(?=\n)')
