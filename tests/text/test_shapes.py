@@ -966,6 +966,18 @@ def test_a_diffstat_shows_its_renames_and_the_files_most_changed_through_their_c
         assert len(line) < 80 and 'chars cut' in line  # the bar is cut short, and says so
 
 
+def test_the_most_complex_functions_are_ranked_by_their_scores_not_by_an_error_lines_number() -> None:
+    # `radon cc -s -a pydantic_ai/models` (real) where one module does not parse: radon reports it as
+    # `ERROR: invalid syntax (<unknown>, line 500)` among the scores `F (146)`. Asked for the worst functions, the
+    # highest scores are the answer; the error's line number, written otherwise, is no score.
+    report = gzip.decompress((_DATA / 'listing' / 'radon_cc_pydantic_ai_models.txt.gz').read_bytes()).decode()
+    scored = [line for line in report.splitlines() if re.search(r' - [A-F] \(\d+\)$', line)]
+    worst = sorted(scored, key=lambda line: -int(line.rsplit('(', 1)[1].rstrip(')')))[:3]
+    shown = _asked(report, 'Which functions have the worst cyclomatic complexity scores?').text.splitlines()
+    for line in worst:
+        assert line in shown, line
+
+
 def test_a_file_of_another_owner_in_an_ls_listing_is_shown_with_its_directory() -> None:
     # `ls -laR` of an installed package (real) owned by `nobody` but for one file a restore left owned by `root`: its
     # first field (the mode) is as common as any, the owner three fields on is what stands out.

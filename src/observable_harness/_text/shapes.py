@@ -1985,6 +1985,14 @@ def _field_reader(position: int) -> Callable[[str], str | None]:
     return backward
 
 
+_DIGITS = re.compile(r'\d[\d.,]*')
+
+
+def _form(field: str) -> str:
+    """How a field writes its number: `(0)` for `(68)`, `0)` for `485)`, `0ms` for `12.5ms`."""
+    return _DIGITS.sub('0', field)
+
+
 def _measured_field(lines: list[str]) -> int | None:
     """The field holding a number on most sampled lines, with at least three different values: what to rank by."""
     rows = [fields for line in lines if (fields := line.split())]
@@ -2067,7 +2075,13 @@ def extreme_rows(
             if added >= EXTREME_ROWS:
                 break
     read = _field_reader(position)
-    cores = [field.strip('()[],;%') if (field := read(line)) is not None else '' for line in rows]
+    # Only the fields written as the sampled lines' measures are (`(68)`, not the `485)` of a line of another kind:
+    # `ERROR: invalid syntax (<unknown>, line 485)` among a report's scores).
+    forms = Counter(_form(field) for line in lines if (field := read(line)) is not None and _measure(field) is not None)
+    form = forms.most_common(1)[0][0] if forms else ''
+    cores = [
+        field.strip('()[],;%') if (field := read(line)) is not None and _form(field) == form else '' for line in rows
+    ]
     # Plain numbers (most of them) are read here; the rest (units, commas, nothing) by `_measure`.
     values = [float(core) if core.replace('.', '', 1).isdecimal() else _measure(core) for core in cores]
     return _extreme_picks(view, _ranked(values, starts, direction, within, EXTREME_ROWS)[:EXTREME_ROWS], 0)
