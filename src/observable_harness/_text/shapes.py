@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import accumulate, pairwise, repeat
+from typing import NamedTuple
 
 from .counting import newlines
 from .scan import literal_places
@@ -1781,6 +1782,7 @@ def _table_digest(view: TextView, shape: Shape, head: list[Span]) -> list[Pick]:
     elif shape.numeric_column >= 0:
         picks.extend(_largest_rows(view, shape))
     picks.extend(_rare_rows(view, shape))
+    picks.extend(_outlier_rows(view, shape))
     return picks
 
 
@@ -1801,12 +1803,22 @@ def rare_values(counts: Counter[str], rare: int) -> set[str]:
     return odd if sum(counts[value] for value in odd) <= 2 * RARE_ROWS else set[str]()
 
 
-def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
-    """Rows that hold a value found once or twice in a column of few values (one zone shifting 120 minutes among
-    zones shifting 0 or 60, one `FAILED` among `ok`s): what a reader scanning the table would stop at."""
+class _Columns(NamedTuple):
+    """A table's rows read by column: each row with where it starts, the cells of a column of some rows, where a
+    row's cell of a column starts, and how many columns the rows have."""
+
+    rows: list[tuple[str, int]]
+    cells: Callable[[list[str], int], list[str]]
+    cell_start: Callable[[str, int], int]
+    width: int
+
+
+def _columns(view: TextView, shape: Shape) -> _Columns | None:
+    """The rows of a table under its header (not its rules, nor blank lines), read by column; None for a table too
+    long to read whole or too short to tell a column's values apart."""
     assert shape.header is not None
     if view.total > LARGEST_SCAN_CHARS:
-        return []
+        return None
     texts, starts = _rows_from(view, shape.header[1] + 1)
     rows = [
         (line, start)
@@ -1814,9 +1826,8 @@ def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
         if line.strip() and not (('---' in line or '===' in line) and _RULE.match(line))
     ]
     if len(rows) < RARE_MIN_ROWS:
-        return []
+        return None
     sample = [line for line, _ in rows[:ALIGNED_SAMPLE]]
-    lines = [line for line, _ in rows]
     if shape.delimiter == ' ':
         # The rule under the header (`------  ---`) marks each column's width; without one, where the header and the
         # first rows hold characters.
@@ -1831,22 +1842,32 @@ def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
             begin = columns[column][0]
             return begin + len(line[begin:]) - len(line[begin:].lstrip())
 
-        width = len(columns)
-    else:
-        delimiter = shape.delimiter
+        return _Columns(rows, column_of, cell_start, len(columns))
+    delimiter = shape.delimiter
 
-        def column_of(chosen: list[str], column: int) -> list[str]:
-            return [
-                fields[column].strip() if column < len(fields) else ''
-                for fields in map(str.split, chosen, repeat(delimiter))
-            ]
+    def fields_of(chosen: list[str], column: int) -> list[str]:
+        return [
+            fields[column].strip() if column < len(fields) else ''
+            for fields in map(str.split, chosen, repeat(delimiter))
+        ]
 
-        def cell_start(line: str, column: int) -> int:
-            fields = line.split(delimiter)
-            begin = sum(len(field) + 1 for field in fields[:column])
-            return begin + len(fields[column]) - len(fields[column].lstrip())
+    def field_start(line: str, column: int) -> int:
+        fields = line.split(delimiter)
+        begin = sum(len(field) + 1 for field in fields[:column])
+        return begin + len(fields[column]) - len(fields[column].lstrip())
 
-        width = min(len(line.split(delimiter)) for line in sample)
+    return _Columns(rows, fields_of, field_start, min(len(line.split(delimiter)) for line in sample))
+
+
+def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
+    """Rows that hold a value found once or twice in a column of few values (one zone shifting 120 minutes among
+    zones shifting 0 or 60, one `FAILED` among `ok`s): what a reader scanning the table would stop at."""
+    table = _columns(view, shape)
+    if table is None:
+        return []
+    rows, column_of, cell_start, width = table
+    sample = [line for line, _ in rows[:ALIGNED_SAMPLE]]
+    lines = [line for line, _ in rows]
     few = max(3, int(RARE_DISTINCT * len(rows)))
     rare = max(1, min(2, len(rows) // 100))
     found: dict[int, int] = {}  # row index -> how often its rare value occurs (the rarer first)
@@ -1876,6 +1897,84 @@ def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
             rows[index][1] + cell_start(rows[index][0], cells[index]),
         )
         for rank, index in enumerate(sorted(chosen))
+    ]
+
+
+OUTLIER_FENCE = 3.0
+"""How many spreads of a column's middle half above its upper quartile a value must be to stand out (Tukey's far
+fence): a day with 177 flights cancelled where most days see under ten."""
+def _measures(
+    lines: list[str], names: list[str], column_of: Callable[[list[str], int], list[str]], width: int
+) -> Iterator[tuple[int, str, list[str]]]:
+    """Each column of a table with its name and cells; a column whose cells nearly all hold the same number of words
+    (two measures the alignment ran together: `RSS    VSZ` over `340220 343732`) as that many, each under its word."""
+    for column in range(width):
+        cells = column_of(lines, column)
+        parts = [cell.split() for cell in cells]
+        count, held = Counter(len(words) for words in parts).most_common(1)[0] if parts else (1, 0)
+        words = names[column].split()
+        if count > 1 and held >= 0.9 * len(cells) and len(words) == count:
+            for index, word in enumerate(words):
+                yield column, word, [cell[index] if len(cell) == count else '' for cell in parts]
+        else:
+            yield column, names[column], cells
+
+
+_ID_COLUMN = re.compile(r'(?:^|[\s_.])(?:p?p?id|uid|gid|oid|relid|num|no|port|line)$', re.IGNORECASE)
+"""A column's name that says its numbers name things: `PID`, `PPID`, `user_id`, `relid`, `port`, `line`."""
+OUTLIER_ROWS = 6
+"""Rows standing out in a column of numbers that a table's digest keeps, three of a column at most."""
+
+
+def _outlier_rows(view: TextView, shape: Shape) -> list[Pick]:
+    """Rows whose number in some column is far above what most rows hold there (mass cancellations, a huge delay):
+    those standing out the most, each kept through the value it was picked for."""
+    table = _columns(view, shape)
+    if table is None:
+        return []
+    rows, column_of, cell_start, width = table
+    lines = [line for line, _ in rows]
+    assert shape.header is not None
+    header = view.content(shape.header)
+    names = [column_of([header], column)[0] for column in range(width)]
+    found: list[tuple[float, int, int]] = []  # how far it stands out, the row, the measure
+    columns: list[int] = []  # per measure, the column it is in
+    for column, name, cells in _measures(lines, names, column_of, width):
+        columns.append(column)
+        if _ID_COLUMN.search(name):
+            continue  # a process's or a row's id: a number that names, not one that measures
+        values = [_number(cell) for cell in cells]
+        numbers = sorted(value for value in values if value is not None)
+        if len(numbers) < 0.9 * len(rows):
+            continue
+        low, high = numbers[len(numbers) // 4], numbers[len(numbers) * 3 // 4]
+        spread = high - low
+        if spread <= 0:
+            continue
+        fence = high + OUTLIER_FENCE * spread
+        found += [
+            ((value - high) / spread, index, len(columns) - 1)
+            for index, value in enumerate(values)
+            if value is not None and value > fence
+        ]
+    # Each measure's rows standing out the most, the measures in turn (the one whose row stands out the most first): a
+    # measure of extremes (a process's virtual size) does not crowd out the others (its resident memory).
+    by_measure: dict[int, list[int]] = {}
+    for _, index, measure in sorted(found, key=lambda item: (-item[0], item[1])):
+        by_measure.setdefault(measure, []).append(index)
+    chosen: dict[int, int] = {}  # row -> the column it stands out in
+    for turn in range(OUTLIER_ROWS // 2):
+        for measure, ranked in by_measure.items():
+            if turn < len(ranked) and ranked[turn] not in chosen and len(chosen) < OUTLIER_ROWS:
+                chosen[ranked[turn]] = columns[measure]
+    return [  # in the order chosen: should they not all fit, the first of each measure are shown
+        Pick(
+            HEADER_PRIORITY - 2.6 - rank * 0.01,
+            (view.line_at(rows[index][1]),),
+            'rare',
+            rows[index][1] + cell_start(rows[index][0], column),
+        )
+        for rank, (index, column) in enumerate(chosen.items())
     ]
 
 
