@@ -19,7 +19,7 @@ from observable_harness._text.intent import Intent, TermKind, find_matches
 from observable_harness._text.layout import compact_json, lined_json
 from observable_harness._text.preview import Preview, _diff_weight, _listing_weight, _offer, select_preview
 from observable_harness._text.scan import usable
-from observable_harness._text.shapes import TextView, _rare_rows, detect
+from observable_harness._text.shapes import TextView, _columns, _rare_rows, detect
 from tests.standins import capture, captures, line_with
 
 GAP = re.compile(r'\[… ([\d,]+) (line|record)s? …\]')
@@ -1324,7 +1324,9 @@ def test_a_tables_rows_holding_a_rare_value_of_a_column_of_few_values_are_shown(
     view = TextView(table)
     head = view.head(40, 4_000)
     shape = detect(view, head, [])
-    rare = [view.content(span)[:17] for pick in _rare_rows(view, shape) for span in pick.spans]
+    table_columns = _columns(view, shape)
+    assert table_columns is not None
+    rare = [view.content(span)[:17] for pick in _rare_rows(view, table_columns) for span in pick.spans]
     assert rare == ['nightly-build-037', 'nightly-build-081']
 
 

@@ -745,6 +745,10 @@ def _falls_on(rows: list[list[str]], column: int, later: list[list[str]]) -> boo
 
 
 def _number(field: str) -> float | None:
+    try:
+        return float(field)  # most cells a number is read from hold just the number
+    except ValueError:
+        pass
     # The last token: a delimited field may carry a label before its number (`import time:   171`), or a size its
     # unit after it (`8200 kB`, `90 MB`, `0 bytes`: psql's sizes).
     tokens = field.split()
@@ -1781,8 +1785,11 @@ def _table_digest(view: TextView, shape: Shape, head: list[Span]) -> list[Pick]:
         )
     elif shape.numeric_column >= 0:
         picks.extend(_largest_rows(view, shape))
-    picks.extend(_rare_rows(view, shape))
-    picks.extend(_outlier_rows(view, shape))
+    table = _columns(view, shape)  # read once for both
+    if table is not None:
+        picks.extend(_rare_rows(view, table))
+        if view.total <= OUTLIER_CHARS:
+            picks.extend(_outlier_rows(view, shape, table))
     return picks
 
 
@@ -1811,6 +1818,8 @@ class _Columns(NamedTuple):
     cells: Callable[[list[str], int], list[str]]
     cell_start: Callable[[str, int], int]
     width: int
+    reach: Callable[[int], str]
+    """A pattern for what stands before a column's cell in a row, from the row's start."""
 
 
 def _columns(view: TextView, shape: Shape) -> _Columns | None:
@@ -1842,8 +1851,15 @@ def _columns(view: TextView, shape: Shape) -> _Columns | None:
             begin = columns[column][0]
             return begin + len(line[begin:]) - len(line[begin:].lstrip())
 
-        return _Columns(rows, column_of, cell_start, len(columns))
+        def reach(column: int) -> str:
+            return f'.{{{columns[column][0]}}}'
+
+        return _Columns(rows, column_of, cell_start, len(columns), reach)
     delimiter = shape.delimiter
+    other = re.escape(delimiter)
+
+    def fields_before(column: int) -> str:
+        return f'(?:[^{other}\\n]*{other}){{{column}}}'
 
     def fields_of(chosen: list[str], column: int) -> list[str]:
         return [
@@ -1856,16 +1872,14 @@ def _columns(view: TextView, shape: Shape) -> _Columns | None:
         begin = sum(len(field) + 1 for field in fields[:column])
         return begin + len(fields[column]) - len(fields[column].lstrip())
 
-    return _Columns(rows, fields_of, field_start, min(len(line.split(delimiter)) for line in sample))
+    width = min(len(line.split(delimiter)) for line in sample)
+    return _Columns(rows, fields_of, field_start, width, fields_before)
 
 
-def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
+def _rare_rows(view: TextView, table: _Columns) -> list[Pick]:
     """Rows that hold a value found once or twice in a column of few values (one zone shifting 120 minutes among
     zones shifting 0 or 60, one `FAILED` among `ok`s): what a reader scanning the table would stop at."""
-    table = _columns(view, shape)
-    if table is None:
-        return []
-    rows, column_of, cell_start, width = table
+    rows, column_of, cell_start, width, _ = table
     sample = [line for line, _ in rows[:ALIGNED_SAMPLE]]
     lines = [line for line, _ in rows]
     few = max(3, int(RARE_DISTINCT * len(rows)))
@@ -1903,60 +1917,52 @@ def _rare_rows(view: TextView, shape: Shape) -> list[Pick]:
 OUTLIER_FENCE = 3.0
 """How many spreads of a column's middle half above its upper quartile a value must be to stand out (Tukey's far
 fence): a day with 177 flights cancelled where most days see under ten."""
-def _measures(
-    lines: list[str], names: list[str], column_of: Callable[[list[str], int], list[str]], width: int
-) -> Iterator[tuple[int, str, list[str]]]:
-    """Each column of a table with its name and cells; a column whose cells nearly all hold the same number of words
-    (two measures the alignment ran together: `RSS    VSZ` over `340220 343732`) as that many, each under its word."""
-    for column in range(width):
-        cells = column_of(lines, column)
-        parts = [cell.split() for cell in cells]
-        count, held = Counter(len(words) for words in parts).most_common(1)[0] if parts else (1, 0)
-        words = names[column].split()
-        if count > 1 and held >= 0.9 * len(cells) and len(words) == count:
-            for index, word in enumerate(words):
-                yield column, word, [cell[index] if len(cell) == count else '' for cell in parts]
-        else:
-            yield column, names[column], cells
 
 
-_ID_COLUMN = re.compile(r'(?:^|[\s_.])(?:p?p?id|uid|gid|oid|relid|num|no|port|line)$', re.IGNORECASE)
-"""A column's name that says its numbers name things: `PID`, `PPID`, `user_id`, `relid`, `port`, `line`."""
-OUTLIER_ROWS = 6
-"""Rows standing out in a column of numbers that a table's digest keeps, three of a column at most."""
-
-
-def _outlier_rows(view: TextView, shape: Shape) -> list[Pick]:
+def _outlier_rows(view: TextView, shape: Shape, table: _Columns) -> list[Pick]:
     """Rows whose number in some column is far above what most rows hold there (mass cancellations, a huge delay):
-    those standing out the most, each kept through the value it was picked for."""
-    table = _columns(view, shape)
-    if table is None:
-        return []
-    rows, column_of, cell_start, width = table
-    lines = [line for line, _ in rows]
+    those standing out the most, each kept through the value it was picked for.
+
+    What most rows hold is read from rows spread over the table; the rows past it are found by one search a column
+    for its cells holding as many digits as the bar, and only those are read.
+    """
+    rows, column_of, cell_start, width, reach = table
     assert shape.header is not None
+    lines = [line for line, _ in rows]
+    sample = lines[:: max(1, len(lines) // OUTLIER_SAMPLE)]
     header = view.content(shape.header)
     names = [column_of([header], column)[0] for column in range(width)]
+    index_of = {start: index for index, (_, start) in enumerate(rows)}
     found: list[tuple[float, int, int]] = []  # how far it stands out, the row, the measure
     columns: list[int] = []  # per measure, the column it is in
-    for column, name, cells in _measures(lines, names, column_of, width):
+    for column, name, word, cells in _measures(sample, names, column_of, width):
         columns.append(column)
         if _ID_COLUMN.search(name):
             continue  # a process's or a row's id: a number that names, not one that measures
-        values = [_number(cell) for cell in cells]
-        numbers = sorted(value for value in values if value is not None)
-        if len(numbers) < 0.9 * len(rows):
+        if sum(_number(cell) is None for cell in cells[:OUTLIER_PROBE]) > OUTLIER_PROBE // 10:
+            continue  # names, dates, statuses: told at its first cells
+        numbers = sorted(value for cell in cells if (value := _number(cell)) is not None)
+        if len(numbers) < 0.9 * len(cells):
             continue
         low, high = numbers[len(numbers) // 4], numbers[len(numbers) * 3 // 4]
         spread = high - low
         if spread <= 0:
             continue
         fence = high + OUTLIER_FENCE * spread
-        found += [
-            ((value - high) / spread, index, len(columns) - 1)
-            for index, value in enumerate(values)
-            if value is not None and value > fence
-        ]
+        if word < 0:
+            candidates = _past(view.text, reach(column), fence, numbers, len(sample) / len(lines), index_of)
+        elif len(lines) <= OUTLIER_READ_ROWS:
+            candidates = range(len(lines))  # two measures run together in a short table: each row is read
+        else:
+            continue
+        for index in candidates:
+            cell = column_of([lines[index]], column)[0]
+            if word >= 0:
+                parts = cell.split()
+                cell = parts[word] if word < len(parts) else ''
+            value = _number(cell)
+            if value is not None and value > fence:
+                found.append(((value - high) / spread, index, len(columns) - 1))
     # Each measure's rows standing out the most, the measures in turn (the one whose row stands out the most first): a
     # measure of extremes (a process's virtual size) does not crowd out the others (its resident memory).
     by_measure: dict[int, list[int]] = {}
@@ -1976,6 +1982,57 @@ def _outlier_rows(view: TextView, shape: Shape) -> list[Pick]:
         )
         for rank, (index, column) in enumerate(chosen.items())
     ]
+
+
+def _past(
+    text: str, reach: str, fence: float, numbers: list[float], share: float, index_of: dict[int, int]
+) -> list[int]:
+    """The rows (by index) whose cell after `reach` opens with a number of as many digits as `fence`'s whole part or
+    more (under one, a whole part not zero: `3.71` inches of rain where most days see `0.0`): those that may hold a
+    larger number. Where the sampled `numbers` (a `share` of the rows) say those are many, those with a digit more;
+    one search either way."""
+    digits = len(str(int(fence)))
+    lead = '[1-9]' if fence < 1 else '\\d'
+    expected = sum(1 for number in numbers if number >= 10 ** (digits - 1) and number >= 1) / share
+    if expected > OUTLIER_CANDIDATES:
+        digits += 1
+    hits = re.finditer(f'\\n{reach} *(?={lead}\\d{{{digits - 1}}})', text)
+    starts = [hit.start() + 1 for hit in itertools.islice(hits, OUTLIER_CANDIDATES + 1)]
+    return [index_of[start] for start in starts if start in index_of] if len(starts) <= OUTLIER_CANDIDATES else []
+
+
+def _measures(
+    lines: list[str], names: list[str], column_of: Callable[[list[str], int], list[str]], width: int
+) -> Iterator[tuple[int, str, int, list[str]]]:
+    """Each column of a table with its name, -1, and its cells of `lines`; a column whose cells nearly all hold the
+    same number of words (two measures the alignment ran together: `RSS    VSZ` over `340220 343732`) as that many,
+    each under its word, with the word's place in the cell."""
+    for column in range(width):
+        cells = column_of(lines, column)
+        parts = [cell.split() for cell in cells]
+        count, held = Counter(len(words) for words in parts).most_common(1)[0] if parts else (1, 0)
+        words = names[column].split()
+        if count > 1 and held >= 0.9 * len(cells) and len(words) == count:
+            for index, word in enumerate(words):
+                yield column, word, index, [cell[index] if len(cell) == count else '' for cell in parts]
+        else:
+            yield column, names[column], -1, cells
+
+
+_ID_COLUMN = re.compile(r'(?:^|[\s_.])(?:p?p?id|uid|gid|oid|relid|num|no|port|line)$', re.IGNORECASE)
+"""A column's name that says its numbers name things: `PID`, `PPID`, `user_id`, `relid`, `port`, `line`."""
+OUTLIER_ROWS = 6
+"""Rows standing out in a column of numbers that a table's digest keeps, three of a column at most."""
+OUTLIER_CHARS = 160 * 1024
+"""Tables up to this size have their rows searched for numbers standing out (a search a column of numbers)."""
+OUTLIER_SAMPLE = 64
+"""Rows, spread over a table, whose numbers say what most rows hold in each column."""
+OUTLIER_PROBE = 16
+"""Of those, the first read to tell a column of numbers from one of names (one in ten may be empty or other)."""
+OUTLIER_CANDIDATES = 64
+"""Rows a column's search for numbers as long as its bar may find, at most: more, and a longer number is looked for."""
+OUTLIER_READ_ROWS = 1_000
+"""Rows of a table read whole for two measures an alignment ran together (no one search finds the second)."""
 
 
 _BLANK = re.compile(r'\s')
