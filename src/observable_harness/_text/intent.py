@@ -1037,8 +1037,9 @@ GENERIC_WORDS = frozenset(
 words that name something, since a large output leaves room for only a few searches."""
 GENERIC_WEIGHT = 0.6
 ID_DIGITS = 5
-ID_BOOST = 2.0
-"""A plain number of `ID_DIGITS` digits or more names one thing (an oid, a pid, a port): it weighs as a name does."""
+ID_BOOST = 2.5
+"""A plain number of `ID_DIGITS` digits or more names one thing (an oid, a pid, a port): it weighs a little more than
+a name, which may be spelled in several ways and found in many places."""
 NAME_BOOST = 1.5
 """A capitalised word inside a sentence is a name (a product, a model, a person): nearly as specific as an
 identifier."""
@@ -1136,7 +1137,7 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
 SCAN_CHARS = 3_000_000
 """Characters all term scans together may read: a megabyte payload gets its three most specific terms
 scanned whole, a 100 KB payload thirty (each scan is a C-speed `str.find` loop)."""
-ENGINE_TERMS = 8
+ENGINE_TERMS = 4
 """Terms a text of any size has looked for when a multi-literal engine is installed, if the ones past its size's
 budget are absent from the sampled lines (one pass finds them all)."""
 MAX_LINES_PER_TERM = 300
