@@ -1131,11 +1131,11 @@ def _shown(view: TextView, line: _Line) -> tuple[str, int, int]:
 
 
 RARE_VALUE_CHARS = 24
+"""Characters from the start of the odd value a rare row was picked for that its cut keeps: the value and a few more."""
 _BAR = re.compile(r'\S+ +([-+]+) *$')
 """A value, then a bar drawing it to the line's end: `2179 +++++++++--------`."""
 BAR_CHARS = 8
 """Characters of such a bar shown."""
-"""Characters from the start of the odd value a rare row was picked for that its cut keeps: the value and a few more."""
 _CUT_MARKER = len(' …[10,000 chars cut]… ')
 
 

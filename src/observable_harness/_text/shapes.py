@@ -1545,7 +1545,9 @@ _RECORD_NAME = re.compile(r'\w*name *\| ')
 RECORD_EXTREMES = 6
 """Values standing out in psql's expanded display that its digest shows, at most two of a record, three of a field."""
 OUTLIER_RATIO = 10.0
-"""How many times the value three quarters of the records stay under a value must be to stand out."""
+"""How many times the value three quarters of the records stay under a value must be to stand out. A ratio, not a
+table column's fence (`OUTLIER_FENCE`): a display of counters holds zeros in most records, whose middle half then has
+no spread to measure by."""
 
 
 def _record_extremes(view: TextView) -> list[Pick]:
