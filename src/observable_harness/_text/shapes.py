@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import accumulate, pairwise, repeat
+from itertools import accumulate, pairwise
 from typing import NamedTuple
 
 from .counting import newlines
@@ -1822,6 +1822,8 @@ class _Columns(NamedTuple):
     width: int
     reach: Callable[[int], str]
     """A pattern for what stands before a column's cell in a row, from the row's start."""
+    lines: list[str]
+    """The rows' text: asked for a column of these, a delimited table's rows are split once for all its columns."""
 
 
 def _columns(view: TextView, shape: Shape) -> _Columns | None:
@@ -1856,18 +1858,23 @@ def _columns(view: TextView, shape: Shape) -> _Columns | None:
         def reach(column: int) -> str:
             return f'.{{{columns[column][0]}}}'
 
-        return _Columns(rows, column_of, cell_start, len(columns), reach)
+        return _Columns(rows, column_of, cell_start, len(columns), reach, [line for line, _ in rows])
     delimiter = shape.delimiter
     other = re.escape(delimiter)
+    every = [line for line, _ in rows]
+    split: list[list[str]] = []  # every row's fields, split once when a column of all of them is first asked for
 
     def fields_before(column: int) -> str:
         return f'(?:[^{other}\\n]*{other}){{{column}}}'
 
     def fields_of(chosen: list[str], column: int) -> list[str]:
-        return [
-            fields[column].strip() if column < len(fields) else ''
-            for fields in map(str.split, chosen, repeat(delimiter))
-        ]
+        if chosen is every:
+            if not split:
+                split.extend(line.split(delimiter) for line in every)
+            table = split
+        else:
+            table = [line.split(delimiter) for line in chosen]
+        return [fields[column].strip() if column < len(fields) else '' for fields in table]
 
     def field_start(line: str, column: int) -> int:
         fields = line.split(delimiter)
@@ -1875,15 +1882,15 @@ def _columns(view: TextView, shape: Shape) -> _Columns | None:
         return begin + len(fields[column]) - len(fields[column].lstrip())
 
     width = min(len(line.split(delimiter)) for line in sample)
-    return _Columns(rows, fields_of, field_start, width, fields_before)
+    return _Columns(rows, fields_of, field_start, width, fields_before, every)
 
 
 def _rare_rows(view: TextView, table: _Columns) -> list[Pick]:
     """Rows that hold a value found once or twice in a column of few values (one zone shifting 120 minutes among
     zones shifting 0 or 60, one `FAILED` among `ok`s): what a reader scanning the table would stop at."""
-    rows, column_of, cell_start, width, _ = table
+    rows, column_of, cell_start, width, _, _ = table
     sample = [line for line, _ in rows[:ALIGNED_SAMPLE]]
-    lines = [line for line, _ in rows]
+    lines = table.lines
     few = max(3, int(RARE_DISTINCT * len(rows)))
     rare = max(1, min(2, len(rows) // 100))
     found: dict[int, int] = {}  # row index -> how often its rare value occurs (the rarer first)
@@ -1897,8 +1904,11 @@ def _rare_rows(view: TextView, table: _Columns) -> list[Pick]:
         counts = Counter(values)
         if len(counts) < 2 or len(counts) > few or not counts.most_common(1)[0][0]:
             continue  # one value throughout, many values, or a column mostly empty (a long value spilt into it)
+        odd = {value for value, count in counts.items() if value and count <= rare}
+        if not odd:
+            continue  # no rows to find: the column need not be walked
         for index, value in enumerate(values):
-            if value and counts[value] <= rare and counts[value] < found.get(index, rare + 1):
+            if value in odd and counts[value] < found.get(index, rare + 1):
                 found[index] = counts[value]
                 cells[index] = column
     if not found or len(found) > 2 * RARE_ROWS:
@@ -1928,9 +1938,8 @@ def _outlier_rows(view: TextView, shape: Shape, table: _Columns) -> list[Pick]:
     What most rows hold is read from rows spread over the table; the rows past it are found by one search a column
     for its cells holding as many digits as the bar, and only those are read.
     """
-    rows, column_of, cell_start, width, reach = table
+    rows, column_of, cell_start, width, reach, lines = table
     assert shape.header is not None
-    lines = [line for line, _ in rows]
     sample = lines[:: max(1, len(lines) // OUTLIER_SAMPLE)]
     header = view.content(shape.header)
     names = [column_of([header], column)[0] for column in range(width)]
