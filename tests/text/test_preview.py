@@ -10,7 +10,7 @@ from pathlib import Path
 from unittest.mock import patch
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from observable_harness._text import intent as intent_module
@@ -1102,6 +1102,93 @@ WORDS = st.lists(
 
 
 ASKS = st.sampled_from(['', 'Which are the largest? ', 'Which is the lowest? '])
+
+NAME = st.text(alphabet='abcdefghij_/. =>{}', min_size=1, max_size=24).map(str.strip).filter(bool)
+DIFFSTAT = st.builds(
+    lambda rows: (
+        '\n'.join(f' {name:<24} | {count:>4} {"+" * plus}{"-" * minus}' for name, count, plus, minus in rows)
+        + f'\n {len(rows)} files changed, 1 insertion(+), 1 deletion(-)\n'
+    ),
+    st.lists(st.tuples(NAME, st.integers(0, 5_000), st.integers(0, 60), st.integers(0, 60)), min_size=1, max_size=300),
+)
+"""`git diff --stat`: a path, its lines changed and their bar, some renamed (`{a => b}`)."""
+EXPANDED = st.builds(
+    lambda records: '\n'.join(
+        f'-[ RECORD {index + 1} ]----+------\n' + '\n'.join(f'{key:<12}| {value}' for key, value in fields)
+        for index, fields in enumerate(records)
+    ),
+    st.lists(
+        st.lists(
+            st.tuples(
+                st.sampled_from(['relname', 'n_tup_ins', 'n_dead_tup', 'seq_scan', 'last_vacuum']),
+                st.one_of(st.integers(0, 10**7).map(str), st.just(''), NAME),
+            ),
+            min_size=1,
+            max_size=8,
+        ),
+        min_size=1,
+        max_size=120,
+    ),
+)
+"""psql's expanded display: `-[ RECORD n ]` over each record's `key | value` lines."""
+LISTING = st.builds(
+    lambda rows: (
+        'total 128\n'
+        + '\n'.join(
+            f'{mode} 1 {owner:<8} {owner:<8} {size:>9} 2026-12-02 01:24 {name}' for mode, owner, size, name in rows
+        )
+    ),
+    st.lists(
+        st.tuples(
+            st.sampled_from(['-rw-r--r--', 'drwxr-xr-x', '-rw-------', 'lrwxrwxrwx']),
+            st.sampled_from(['nobody', 'nobody', 'nobody', 'root', 'postgres']),
+            st.integers(0, 10**9),
+            NAME,
+        ),
+        min_size=1,
+        max_size=300,
+    ),
+)
+"""`ls -l`: a mode, links, an owner and a group of few values, then a size and a name."""
+MEASURED = st.builds(
+    lambda rows: (
+        'name      flights  cancelled  delay\n--------  -------  ---------  -----\n'
+        + '\n'.join(f'{name[:8]:<8}  {a:<7}  {b:<9}  {c}' for name, a, b, c in rows)
+    ),
+    st.lists(
+        st.tuples(NAME, st.integers(0, 500), st.integers(0, 200), st.floats(-20, 300, allow_nan=False).map(str)),
+        min_size=1,
+        max_size=400,
+    ),
+)
+"""A column-aligned table of numbers under a header and its rule, some far above the rest."""
+
+
+@example(  # a count whose bar runs a little past its room: shown whole, and said to be so
+    text=' =' + ' ' * 24 + '|    0 ' + '-' * 21 + ('\n =' + ' ' * 24 + '|    0 -') * 4 + '\n 5 files changed\n',
+    budget=120,
+    words=[],
+    offer=0,
+    ask='',
+)
+@given(
+    text=st.one_of(DIFFSTAT, EXPANDED, LISTING, MEASURED),
+    budget=st.integers(120, 4_000),
+    words=WORDS,
+    offer=st.integers(0, 200),
+    ask=ASKS,
+)
+def test_any_preview_of_a_shaped_output_fits_its_budget_and_adds_up(
+    text: str, budget: int, words: list[str], offer: int, ask: str
+) -> None:
+    """Diffstats, psql's expanded display, `ls -l` listings and tables of numbers, with whatever values: the digests
+    that pick their renamed files, records, odd owners and rows standing out keep the preview in its budget."""
+    intent = Intent.gather(text=ask + ' '.join(words))
+    preview = select_preview(text, budget, intent=intent, offer_chars=offer)
+    if len(text) <= budget:
+        assert preview.text == text
+        return
+    assert_adds_up(preview, text, budget)
 
 
 @given(text=st.one_of(TEXTS, RECORDS), budget=st.integers(120, 4_000), words=WORDS, offer=st.integers(0, 200), ask=ASKS)

@@ -1123,9 +1123,10 @@ def _shown(view: TextView, line: _Line) -> tuple[str, int, int]:
         if bar is not None:
             # What runs on past the value only draws it (a diffstat's `+` and `-`): its first few, not to the limit.
             room = bar.start(1) + BAR_CHARS
-        if len(content.rstrip()) > room * OVERSHOOT:
-            shown, kept = shorten_middle(content.rstrip(), room + _CUT_MARKER, head_share=1.0)
-            return shown, kept + len(content) - len(content.rstrip()), 1
+        bare = content.rstrip()
+        if len(bare) > room * OVERSHOOT:
+            shown, kept = shorten_middle(bare, room + _CUT_MARKER, head_share=1.0)
+            return shown, kept + len(content) - len(bare), int(kept < len(bare))
         return _fit(content, room, -1)
     return _fit(content, line.limit, line.focus - line.span[0] if line.focus >= 0 else -1)
 
