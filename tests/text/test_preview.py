@@ -1183,12 +1183,18 @@ def test_any_preview_of_a_shaped_output_fits_its_budget_and_adds_up(
 ) -> None:
     """Diffstats, psql's expanded display, `ls -l` listings and tables of numbers, with whatever values: the digests
     that pick their renamed files, records, odd owners and rows standing out keep the preview in its budget."""
-    intent = Intent.gather(text=ask + ' '.join(words))
+    _previewed(text, budget, Intent.gather(text=ask + ' '.join(words)), offer)
+
+
+def _previewed(text: str, budget: int, intent: Intent, offer: int) -> Preview | None:
+    """The preview of `text` asked with `intent`: the text itself when it fits (None), else one that fits its budget
+    and adds up."""
     preview = select_preview(text, budget, intent=intent, offer_chars=offer)
     if len(text) <= budget:
         assert preview.text == text
-        return
+        return None
     assert_adds_up(preview, text, budget)
+    return preview
 
 
 @given(text=st.one_of(TEXTS, RECORDS), budget=st.integers(120, 4_000), words=WORDS, offer=st.integers(0, 200), ask=ASKS)
@@ -1196,11 +1202,9 @@ def test_any_preview_fits_its_budget_and_adds_up(
     text: str, budget: int, words: list[str], offer: int, ask: str
 ) -> None:
     intent = Intent.gather(text=ask + ' '.join(words))
-    preview = select_preview(text, budget, intent=intent, offer_chars=offer)
-    if len(text) <= budget:
-        assert preview.text == text
+    preview = _previewed(text, budget, intent, offer)
+    if preview is None:
         return
-    assert_adds_up(preview, text, budget)
     if preview.offer is not None:
         assert preview.offer.lines > preview.offer.shown
         assert preview.offer.pattern in text
