@@ -478,6 +478,22 @@ def test_where_a_command_ran_and_the_program_it_ran_tell_no_line_apart() -> None
     assert not text[best.start : best.end].startswith(('platform', 'rootdir'))
 
 
+def test_the_environment_a_command_sets_tells_no_line_apart() -> None:
+    # `export TMPDIR=...` and `CC=... make` say how the command runs: the variable's name is not in what it
+    # prints, and a directory handed to it is echoed by every path made under it, like a `cd`'s.
+    intent = Intent.gather(
+        args={'command': 'cd /srv/jq && export TMPDIR=/srv/scratch && CC="gcc -O2" tests/mantest 2>&1'},
+        prompt='I tweaked fromstream; which tests break?',
+    )
+    weight = {term.key: term.weight for term in intent.terms}
+    assert 'tmpdir' not in weight and 'cc' not in weight
+    assert weight['/srv/scratch'] < weight['fromstream'], 'a directory handed over is echoed, not sought'
+    trace = ''.join(f'+ tail -n1 -- /srv/scratch/jq{n}/err\n' for n in range(3))
+    text = trace + '*** Expected true, but got false for test at line number 967: fromstream(tostream)\n'
+    best = find_matches(text, intent).lines[0]
+    assert 'fromstream' in text[best.start : best.end]
+
+
 def test_a_long_word_is_searched_without_its_er_and_a_short_one_keeps_it() -> None:
     # "simpler" finds the commit subject "simplify the speedups"; "server" is a word of its own, not "serve".
     simpler = {term.key for term in Intent.gather(prompt='Who made the parser simpler?').terms}

@@ -344,7 +344,9 @@ class Intent:
         # number of lines or entries it was asked for (`-n 3000`), nor the names of the options it runs with.
         programs = {program.lower() for program in _programs(arguments)}
         places = _workdirs(arguments)
-        how_run = _count_values(arguments) | _option_names(arguments)
+        # An environment variable set for the command says how it runs, not what its output is searched for.
+        environment = {name.lower() for name, _ in _assignments(arguments)}
+        how_run = _count_values(arguments) | _option_names(arguments) | environment
         sources = (
             ('args', arguments),
             ('text', text),
@@ -670,13 +672,32 @@ _WORKDIR = re.compile(r'(?:^|[|;&]\s*)(?:cd|pushd)\s+(["\']?)([^\s"\';&|]+)\1')
 
 
 def _workdirs(arguments: str) -> set[str]:
-    """Keys of the directories a command line changes into (`cd /srv/app && ...`), and of their last parts."""
+    """Keys of the directories a command line changes into (`cd /srv/app && ...`) or hands its programs in the
+    environment (`TMPDIR=/tmp/run ...`), and of their last parts."""
     out: set[str] = set()
     for found in _WORKDIR.finditer(arguments):
         directory = found.group(2).rstrip('/').lower()
         out.update((directory, directory.rsplit('/', 1)[-1]))
+    for _, value in _assignments(arguments):
+        if value.startswith(('/', './', '~/')):
+            directory = value.rstrip('/').lower()
+            out.update((directory, directory.rsplit('/', 1)[-1]))
     out.discard('')
     return out
+
+
+_ONE_ASSIGNMENT = re.compile(r'([A-Za-z_]\w*)=("[^"\n]*"|\'[^\'\n]*\'|\S*)')
+_ASSIGNMENT = re.compile(rf'(?:^|[|;&(]|\bexport|\benv)[^\S\n]*((?:{_ONE_ASSIGNMENT.pattern}[^\S\n]+)+)', re.M)
+
+
+def _assignments(arguments: str) -> list[tuple[str, str]]:
+    """The environment a command line sets for what it runs (`export TMPDIR=/tmp/x && ...`, `CC=clang make`):
+    names and values, a value's quotes kept."""
+    return [
+        (one.group(1), one.group(2))
+        for found in _ASSIGNMENT.finditer(arguments + ' ')
+        for one in _ONE_ASSIGNMENT.finditer(found.group(1))
+    ]
 
 
 _COUNT_FLAGS = frozenset(
