@@ -525,6 +525,8 @@ def test_what_a_request_calls_noise_is_looked_past() -> None:
         ('Profile it and tell me where the time goes.', 1),
         ('Which phase eats the time?', 1),
         ('Find the bottleneck in this handler.', 1),
+        ('Some commit rewrote a huge part of StringUtils.java. Which one?', 1),
+        ('The log is huge; what went wrong?', 0),
         ('Which modules have the lowest coverage?', -1),
         ('Which entries use the least space, and which the most?', -1),
         ('Keep it to at most 3 lines per file.', 0),

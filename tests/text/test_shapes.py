@@ -1044,3 +1044,23 @@ def test_a_wide_row_shown_for_its_odd_value_keeps_its_start_through_that_value()
     shown = select_preview(table, 1_000).text.splitlines()
     start = rows[140][: rows[140].index('| t') + 3]
     assert any(line.startswith(start) for line in shown)
+
+
+def test_asked_for_a_files_largest_changes_a_history_shows_them_with_their_commits() -> None:
+    # `git log --since=2020-01-01 --until=2025-06-30 --format='commit %h %ad %an%n    %s' --date=short --numstat` of
+    # click (real, 184 KB): a commit line of one's own format, its subject, then a row per file changed. Asked which
+    # commit changed a file the most, the rows of that file with the most lines changed are the answer, each read
+    # with the commit it belongs to; so is the largest change to the second file the request names.
+    log = gzip.decompress((_DATA / 'history' / 'git_log_numstat_click_2020_2025.txt.gz').read_bytes()).decode()
+    lines = log.splitlines()
+    prompt = 'Which commit made the largest change to src/click/core.py since 2020? And the largest one to termui.py?'
+    preview = _asked(log, prompt)
+    assert preview.shape == 'history'
+    shown = preview.text.splitlines()
+    for name in ('src/click/core.py', 'src/click/termui.py'):
+        rows = [index for index, line in enumerate(lines) if line.endswith('\t' + name)]
+        largest = max(rows, key=lambda index: int(lines[index].split('\t')[0]))
+        assert 20 < largest < len(lines) - 30
+        commit = next(lines[index] for index in range(largest, 0, -1) if lines[index].startswith('commit '))
+        assert lines[largest] in shown and commit in shown
+        assert shown.index(commit) < shown.index(lines[largest])

@@ -245,9 +245,10 @@ class TextView:
 
 # --- detection ----------------------------------------------------------------------------------
 
-_COMMIT = re.compile(r'commit [0-9a-f]{7,40}(?: \(.*\))?\s*$')
-"""A commit's first line in `git log` (`commit 5b604c3...`, with `--decorate` its refs after it); not an object of a
-listing (`commit 5b604c3... 1333`: `git cat-file --batch-check`'s type, name and size)."""
+_COMMIT = re.compile(r'commit [0-9a-f]{7,40}(?: \(.*\)| (?!\d+\s*$)\S.*)?\s*$')
+"""A commit's first line in `git log` (`commit 5b604c3...`, with `--decorate` its refs after it, with a format of one's
+own its date or author); not an object of a listing (`commit 5b604c3... 1333`: `git cat-file --batch-check`'s type,
+name and size)."""
 _ONELINE_COMMIT = re.compile(r'(?:[*|/\\ ]+ )?(?:[0-9a-f]{7,12}|[0-9a-f]{40}) (?![A-Za-z?] )\S')
 """A short (or full) hash and a subject (`git log --oneline`, `--graph`); a checksum is longer, or two spaces
 from its name; a symbol table's address is 16 digits, or followed by a one-letter type (`nm`)."""
@@ -2184,8 +2185,11 @@ def extreme_rows(
     of `subjects` (the request's terms, lowercased, weightiest first) held by a group of rows short of most of
     them ("which click modules are least covered") limits the ranking to that group.
     """
-    if not direction or shape.kind in _UNRANKED or (shape.sorted_rows and direction > 0):
+    history = shape.kind is ShapeKind.history and shape.variant == 'git'
+    if not direction or (shape.kind in _UNRANKED and not history) or (shape.sorted_rows and direction > 0):
         return []  # a table sorted from its largest down keeps its top rows already
+    if history:
+        return _history_extremes(view, direction, subjects)
     table = shape.kind is ShapeKind.table and shape.header is not None
     floor = shape.header[1] + 1 if table and shape.header is not None else 0
     lines = [view.content(span) for span in sample if span[0] >= floor]
@@ -2371,6 +2375,63 @@ def _extreme_picks(view: TextView, starts: list[int], first_rank: int) -> list[P
             picks.append(Pick(priority, (parent, span), 'extreme'))
         picks.append(Pick(priority - 0.005, (span,), 'extreme'))  # should the pair not fit, the row alone may
     return picks
+
+
+def _history_extremes(view: TextView, direction: int, subjects: tuple[str, ...]) -> list[Pick]:
+    """In `git log --stat` or `--numstat`, the changes to the files the request names with the most (or fewest) lines,
+    each with its commit's first line: "which commit rewrote most of StringUtils.java, and did ArrayUtils get the
+    same". Not without a file named: a history's largest changes are not what its newest commits are read for."""
+    if view.total > LARGEST_SCAN_CHARS or not subjects:
+        return []
+    text, end = view.text, view.end
+    whole = text[:end].lower()
+    groups: list[tuple[list[int], list[str], int]] = []  # where a term's rows start, the rows, the field measuring them
+    most = min(HISTORY_ROWS, whole.count('\n') // 4)
+    for subject in subjects[:HISTORY_TERMS_TRIED]:
+        if not EXTREME_GROUPS <= whole.count(subject) <= most:
+            continue  # one C pass rules out a term on too few places to be a file's rows, or on too many
+        # A term the request names that a group of rows holds, as a name of its own (not `stringutils.java` inside
+        # `RandomStringUtils.java`), with a number in one field: a file's rows (a word of commit subjects holds none).
+        starts: dict[int, None] = {}
+        place = whole.find(subject)
+        while place != -1:
+            if place == 0 or not (whole[place - 1].isalnum() or whole[place - 1] in '_.-'):
+                starts.setdefault(whole.rfind('\n', 0, place) + 1)
+            place = whole.find(subject, place + 1)
+        held = list(starts)
+        if len(held) < EXTREME_GROUPS or any(set(held) <= set(rows_at) for rows_at, _, _ in groups):
+            continue
+        rows = [view.content(view.line_at(start)) for start in held]
+        position = _measured_field(rows[:SUBJECT_ROWS_READ])
+        if position is not None:
+            groups.append((held, rows, position))
+            if len(groups) == HISTORY_SUBJECTS:
+                break
+    picks: list[Pick] = []
+    for order, (held, rows, position) in enumerate(groups):
+        read = _field_reader(position)
+        values = [_measure(field) if (field := read(row)) is not None else None for row in rows]
+        wanted = EXTREME_GROUPS - order  # the first file named is what was asked about most
+        for rank, start in enumerate(_ranked(values, held, direction, None, wanted)[:wanted]):
+            span = view.line_at(start)
+            above = text.rfind('\ncommit ', max(0, start - HEADING_REACH), start)
+            commit = view.line_at(above + 1) if above != -1 else None
+            commit = commit if commit is not None and _COMMIT.match(view.content(commit)) else None
+            priority = EXTREME_PRIORITY - order * 0.1 - rank * 0.01
+            if commit is not None:
+                picks.append(Pick(priority, (commit, span), 'extreme'))
+            picks.append(Pick(priority - 0.005, (span,), 'extreme'))
+    picks.sort(key=lambda pick: -pick.priority)
+    return picks
+
+
+HISTORY_SUBJECTS = 2
+HISTORY_TERMS_TRIED = 12
+HISTORY_ROWS = 1_000
+"""Places of a term beyond which it is no file's rows (`commit`, a year): a quarter of the lines, at most this many."""
+"""Files a request names whose largest changes a history's preview shows, the first named first."""
+SUBJECT_ROWS_READ = 64
+"""Rows holding what the request names read for the field that measures them."""
 
 
 def _heading_of(view: TextView, span: Span) -> Span | None:
