@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from observable_harness._text import shapes
 from observable_harness._text.intent import Intent
 from observable_harness._text.layout import compact_json
 from observable_harness._text.preview import (
@@ -1064,3 +1065,26 @@ def test_asked_for_a_files_largest_changes_a_history_shows_them_with_their_commi
         commit = next(lines[index] for index in range(largest, 0, -1) if lines[index].startswith('commit '))
         assert lines[largest] in shown and commit in shown
         assert shown.index(commit) < shown.index(lines[largest])
+
+
+def test_a_query_plan_shows_the_scan_that_threw_rows_away_the_odd_nodes_and_the_execution_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `EXPLAIN (ANALYZE, BUFFERS)` (real, PostgreSQL 15) of a query over 24 monthly partitions, two of which lost their
+    # index: every partition is read through its index but those, scanned whole, one with 63,690 rows filtered out.
+    # That scan, from the plan's middle, the other odd one and the execution's time are what a reader looks for.
+    plan = gzip.decompress((_DATA / 'listing' / 'explain_analyze_events_partitions.txt.gz').read_bytes()).decode()
+    lines = plan.splitlines()
+    scans = [index for index, line in enumerate(lines) if '->  Seq Scan on events_' in line]
+    assert len(scans) == 2 and all(40 < index < len(lines) - 40 for index in scans)
+    removed = next(index for index, line in enumerate(lines) if 'Rows Removed by Filter: 63690' in line)
+    preview = select_preview(plan, 1_000)
+    assert preview.shape == 'listing'
+    shown = preview.text.splitlines()
+    assert lines[removed] in shown and lines[removed - 2] in shown
+    assert all(lines[index] in shown for index in scans)
+    assert ' Execution Time: 17.372 ms' in shown
+    # Not for the time it took: a node done otherwise than nearly all its siblings is shown for that alone.
+    monkeypatch.setattr(shapes, 'PLAN_NODES', 0)
+    shown = select_preview(plan, 1_000).text.splitlines()
+    assert all(lines[index] in shown for index in scans)

@@ -437,6 +437,12 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.log)
     if _over(nonblank, lambda line: bool(_DIFFSTAT.match(line)), 0.8):
         return Shape(ShapeKind.listing, 'diffstat')  # `git diff --stat`: a changed file a line, then the totals
+    if '(actual ' in joined and sum(1 for line in nonblank if _PLAN_NODE.match(line)) >= max(
+        3, PLAN_SHARE * len(nonblank)
+    ):
+        return Shape(
+            ShapeKind.listing, 'plan'
+        )  # PostgreSQL's `EXPLAIN ANALYZE`: a tree of plan nodes and their details
     if any(_EXPANDED_RECORD.match(line) for line in head_lines[:2]):
         return Shape(ShapeKind.key_value, 'expanded')  # psql's `-x`: a record's fields a line, `key | value`
     table = _table(view, head, head_lines, sampled)
@@ -1488,6 +1494,8 @@ def digest(
             return [Pick(pick.priority - drop, pick.spans, pick.role) for pick in _tree_extremes(view, rows, starts, 1)]
         if shape.variant == 'diffstat':
             return _diffstat_digest(view)
+        if shape.variant == 'plan':
+            return _plan_digest(view)
         rare = _rare_leading(view, head, tail, sample)
         if shape.variant == 'ls':
             # `ls -lR`: an odd file is read with the directory it is in.
@@ -1507,6 +1515,119 @@ DIFFSTAT_LARGEST = 4
 """Files with the most lines changed that a diffstat's digest shows."""
 DIFFSTAT_TAKEN = 2
 """Files only taken from (a file removed whole is one) that a diffstat's digest shows, the most taken from first."""
+
+
+_PLAN_NODE = re.compile(
+    r'( *)(?:->  )?(\S.*?)  \(cost=[\d.]+\.\.[\d.]+ rows=\d+ width=\d+\)'
+    r' \(actual (?:time=([\d.]+)\.\.([\d.]+) )?rows=[\d.]+ loops=(\d+)\)'
+)
+"""A node of PostgreSQL's `EXPLAIN ANALYZE` plan: its indent, what it does, and (with timing) its last row's time, which
+covers its children, and how many times it ran: `->  Seq Scan on payment p  (cost=0.00..1.50 rows=50 width=8) (actual
+time=0.010..0.020 rows=50 loops=1)`."""
+_NODE_TIMES = re.compile(r'\(actual time=[\d.]+\.\.([\d.]+) rows=[\d.]+ loops=(\d+)\)$', re.M)
+"""A plan node's times at the end of its line (a literal first: the regex engine skips to it)."""
+PLAN_SCAN_CHARS = 128 * 1024
+"""Plans up to this size (a thousand nodes) have their nodes read for the time each took itself."""
+PLAN_SHARE = 0.15
+"""Of the lines judged, the share that must be plan nodes (the rest are their details: filters, buffers, keys)."""
+PLAN_NODES = 2
+"""Plan nodes a plan's digest shows by the time they took themselves, the most first."""
+_REMOVED = 'Rows Removed by Filter: '
+_EXECUTION = re.compile(r' *Execution Time: ')
+
+
+def _plan_digest(view: TextView) -> list[Pick]:
+    """What a reader of a slow plan looks for: the scan that threw away the most rows reading them (a filter no index
+    served) with that count, the nodes that took the most time themselves (a node's time less its children's), and
+    the execution's time."""
+    picks: list[Pick] = []
+    text, end = view.text, view.end
+    for line in view.backward((end, end), 8):
+        if _EXECUTION.match(view.content(line)):
+            picks.append(Pick(HEADER_PRIORITY - 2, (line,), 'summary'))
+            break
+    if view.total > PLAN_SCAN_CHARS:
+        return picks
+    nodes: list[tuple[int, float, Span]] = []  # indent, time spent (all its runs), the line
+    kinds: list[str] = []  # what each node does (`Seq Scan`, `Bitmap Heap Scan`), without what it does it on
+    for found in _NODE_TIMES.finditer(text, 0, end):
+        start = text.rfind('\n', 0, found.start()) + 1
+        head = text[start : found.start()]
+        name = head.lstrip(' ')
+        indent = len(head) - len(name)
+        name = name.removeprefix('->  ').split('  (cost=', 1)[0]
+        nodes.append((indent, float(found.group(1)) * int(found.group(2)), (start, found.end())))
+        kinds.append(name.split(' on ', 1)[0].split(' using ', 1)[0])
+    # A node's own time: its time less that of the nodes right under it, each found under the nearest node above
+    # it indented less (one walk down the plan).
+    children = [0.0] * len(nodes)
+    above: list[int] = []
+    for index, (indent, spent, _) in enumerate(nodes):
+        while above and nodes[above[-1]][0] >= indent:
+            above.pop()
+        if above:
+            children[above[-1]] += spent
+        above.append(index)
+    own = [(spent - children[index], index) for index, (_, spent, _) in enumerate(nodes)]
+    removed: list[tuple[int, Span]] = []
+    place = text.find(_REMOVED, 0, end)
+    while place != -1:
+        span = view.line_at(place)
+        count = view.content(span)[place - span[0] + len(_REMOVED) :].strip()
+        if count.isdigit():
+            removed.append((int(count), span))
+        place = text.find(_REMOVED, span[1], end)
+    starts = [span[0] for _, _, span in nodes]
+    shown: set[int] = set()
+    for rank, (_, index) in enumerate(heapq.nlargest(PLAN_NODES, own)):
+        span = nodes[index][2]
+        shown.add(index)
+        picks.append(Pick(HEADER_PRIORITY - 3 - rank * 0.01, (span, *_node_removed(nodes, index, removed)), 'rare'))
+    if removed:
+        count, line = max(removed, key=lambda item: item[0])
+        index = bisect_right(starts, line[0]) - 1
+        if index >= 0 and index not in shown:
+            shown.add(index)
+            picks.append(Pick(HEADER_PRIORITY - 2.9, (nodes[index][2], line), 'rare'))
+    odd = [index for index in _odd_siblings(nodes, kinds) if index not in shown][:PLAN_ODD]
+    picks += [Pick(HEADER_PRIORITY - 2.95 - rank * 0.01, (nodes[index][2],), 'rare') for rank, index in enumerate(odd)]
+    return picks
+
+
+PLAN_ODD = 2
+"""Nodes a plan's digest shows for doing otherwise than nearly all their siblings do (one partition scanned whole
+where the others are read through an index)."""
+
+
+def _odd_siblings(nodes: list[tuple[int, float, Span]], kinds: list[str]) -> list[int]:
+    """The nodes of a kind few of their siblings are of, where most siblings are of one kind: among the scans of
+    thirty partitions under an `Append`, the two `Seq Scan`s. The longest ones first."""
+    children: dict[int, list[int]] = {}
+    above: list[int] = []  # the nodes the current one sits under, nearest last
+    for index, (indent, _, _) in enumerate(nodes):
+        while above and nodes[above[-1]][0] >= indent:
+            above.pop()
+        children.setdefault(above[-1] if above else -1, []).append(index)
+        above.append(index)
+    odd: list[int] = []
+    for siblings in children.values():
+        if len(siblings) < RARE_MIN_ROWS:
+            continue
+        counts = Counter(kinds[index] for index in siblings)
+        common = counts.most_common(1)[0][1]
+        if common >= (1 - RARE_OTHER_SHARE) * len(siblings):
+            odd += [index for index in siblings if counts[kinds[index]] <= max(2, len(siblings) // 10)]
+    return sorted(odd, key=lambda index: -nodes[index][1])
+
+
+def _node_removed(nodes: list[tuple[int, float, Span]], index: int, removed: list[tuple[int, Span]]) -> list[Span]:
+    """The `Rows Removed by Filter` line among the details of node `index` (before the next node), if any."""
+    start = nodes[index][2][1]
+    stop = nodes[index + 1][2][0] if index + 1 < len(nodes) else start + PLAN_DETAIL_CHARS
+    return [line for count, line in removed if start < line[0] < stop and count][:1]
+
+
+PLAN_DETAIL_CHARS = 2_000
 
 
 def _diffstat_digest(view: TextView) -> list[Pick]:
