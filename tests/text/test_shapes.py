@@ -1088,3 +1088,26 @@ def test_a_query_plan_shows_the_scan_that_threw_rows_away_the_odd_nodes_and_the_
     monkeypatch.setattr(shapes, 'PLAN_NODES', 0)
     shown = select_preview(plan, 1_000).text.splitlines()
     assert all(lines[index] in shown for index in scans)
+
+
+def test_a_backtrace_of_every_thread_shows_each_stack_once_with_what_blocks_it_and_where_in_the_program() -> None:
+    # `gdb -p PID -batch -ex 'thread apply all bt full'` (real) of a stalled relay: a sender blocked in `write()` to a
+    # socket nobody drains, six workers all waiting for work alike, the main thread joining. Each stack is shown once,
+    # the one thread alone in its stack first, with what it is blocked in when no other stack is, and its frames in
+    # the program's own source; the lock helper every worker waits in and the locals of `bt full` (`err = ...`) are
+    # not what it is read for.
+    dump = gzip.decompress((_DATA / 'logs' / 'gdb_thread_apply_all_bt_relay.txt.gz').read_bytes()).decode()
+    lines = dump.splitlines()
+    preview = select_preview(dump, 1_000)
+    assert preview.shape == 'log'  # not JSON for opening with `[New LWP 21529]` and closing with `[Inferior 1 ...]`
+    shown = preview.text.splitlines()
+    headers = [line for line in shown if line.startswith('Thread ')]
+    assert len(headers) == 3, headers
+    assert next(line for line in lines if line.startswith('Thread 8 ')) in headers
+    blocked = next(line for line in lines if line.startswith('#0  __GI___libc_write (nbytes=65536'))
+    assert blocked in shown
+    for frame in ('in send_all (', 'sender (arg=', 'checksum_worker (arg=', 'in main ('):
+        assert any(frame in line and ' at relay.c:' in line for line in shown), frame
+    # Three threads' stacks stand out in six hundred lines; none of the six workers is shown twice.
+    assert sum(1 for line in shown if 'checksum_worker' in line) == 1
+    assert not any(line.strip().startswith('err = ') for line in shown)

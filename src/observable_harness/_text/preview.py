@@ -599,12 +599,22 @@ def _listing_weight(line: str) -> float:
     return LISTED if line.count(',') >= LIST_COMMAS else 1.0
 
 
+def _quiet(shape: Shape) -> bool:
+    """Whether the shape's lines are all of one class: data, prose, a list of findings (every diagnostic is an
+    error), a debugger's backtraces (a frame's local `err` is no error)."""
+    return (
+        shape.kind in QUIET_SHAPES
+        or shape.kind is ShapeKind.diagnostics
+        or (shape.kind is ShapeKind.log and shape.variant == 'threads')
+    )
+
+
 def _class_weight(shape: Shape) -> Callable[[str], float] | None:
     if shape.kind is ShapeKind.diff:
         return _diff_weight
     if shape.kind is ShapeKind.key_value:
         return _listing_weight
-    if shape.kind in QUIET_SHAPES or shape.kind is ShapeKind.diagnostics:
+    if _quiet(shape):
         return None  # data, prose, or a list of findings: every line the same class, nothing to tell apart
 
     probes = shape.kind is ShapeKind.syscalls
@@ -636,7 +646,7 @@ def _class_picks(
 ) -> list[tuple[float, list[_Line], str]]:
     """Lines by class, as a salient excerpt ranks them; error words in data and prose do not count. `asked`: the
     request asks about warnings, and a build's compiler warnings rank with the lines it names."""
-    quiet = shape.kind in QUIET_SHAPES or shape.kind is ShapeKind.diagnostics
+    quiet = _quiet(shape)
     preamble_pick: tuple[float, list[_Line], str] | None = None
     # The classifier reads the first lines and the last; a table's or a listing's rows are not classified.
     window = [*(head if quiet else head[:CLASSIFIED_HEAD]), *tail]
@@ -670,7 +680,7 @@ def _class_picks(
                 # why are at its ends), leaving the room to the findings.
                 lines = [_Line(span, limit * 2, role='error') for span in spans]
                 preamble_pick = (PREAMBLE_ALERT_PRIORITY, lines, 'error')
-    if shape.kind in (ShapeKind.log, ShapeKind.test_run):
+    if shape.kind in (ShapeKind.log, ShapeKind.test_run) and not quiet:
         # Shapes with a digest of their own find their failures there; a log's can sit anywhere.
         # The middle begins after the head lines classified: the rest of the head is searched like the middle.
         classified_to = head[:CLASSIFIED_HEAD][-1][1] if head else 0

@@ -383,13 +383,15 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     if first in '[{' and last in ']}':
         if len(head) <= 2 and text[:EDGE].lstrip().startswith('[{'):
             return Shape(ShapeKind.records, 'compact')
-        if len(head) > 2:
+        if len(head) > 2 and _json_opening(head_lines):
             return Shape(ShapeKind.json, 'indented')
     elif last in ']}' and any(
         line in ('{', '[') and _JSON_MEMBER.match(following)
         for line, following in pairwise(head_lines[1 : JSON_PREAMBLE + 1])
     ):
         return Shape(ShapeKind.json, 'indented')  # a document after a few lines of warnings (`pip --report -`)
+    if any(_GDB_THREAD.match(line) for line in head_lines) and any(_GDB_FRAME.match(line) for line in nonblank):
+        return Shape(ShapeKind.log, 'threads')  # a debugger's backtrace of every thread (`thread apply all bt`)
     # A history opens with a commit, even when its patches follow (`git log -p`): a diff's lines are then
     # read in the commit they belong to.
     if any(_COMMIT.match(line) for line in head_lines[:3]):
@@ -541,6 +543,15 @@ JSON_PREAMBLE = 36
 """Lines of warnings or notices a command may print before the JSON document it was asked for."""
 _JSON_MEMBER = re.compile(r'\s+(?:"[^"]*":|[-\d\[{"]|true\b|false\b|null\b)')
 """The first line inside a JSON document's opening bracket: a key, or a value (C's `{` is followed by code)."""
+
+
+def _json_opening(head_lines: list[str]) -> bool:
+    """Whether the text opens as an indented JSON document does: its bracket alone, or with its first member, then a
+    member on the next line. A debugger's `[New LWP 13053]` lines open and close with brackets too."""
+    opening = head_lines[0].strip()
+    if opening in ('{', '['):
+        return len(head_lines) > 1 and (bool(_JSON_MEMBER.match(head_lines[1])) or head_lines[1].strip() in ']}')
+    return opening[:2] in ('[{', '[[', '["', '{"') or (opening[:1] == '[' and opening[1:2].isdigit())
 
 
 def _varied_keys(lines: list[str]) -> bool:
@@ -1502,10 +1513,78 @@ def digest(
             rare = [Pick(pick.priority, (*_directory_of(view, pick.spans[0]), *pick.spans), pick.role) for pick in rare]
         return [*_sized_digest(view, head, tail), *rare]
     if kind is ShapeKind.log:
+        if shape.variant == 'threads':
+            return _thread_stacks(view)
         return _rare_leading(view, head, tail, sample)
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
     return []
+
+
+_GDB_THREAD = re.compile(r'Thread \d+ \(.*\):$')
+"""A thread's first line in gdb's `thread apply all bt`: `Thread 2 (Thread 0x7f77 (LWP 13053) "pigz"):`."""
+_GDB_FRAME = re.compile(r'#\d+ +(?:0x[0-9a-f]+ in )?([^\s(]+) \(')
+"""A frame of gdb's backtrace, its function in the first group: `#2  0x55c8 in send_all (len=65536) at relay.c:36`."""
+_GDB_FRAMES = re.compile(r'\n#\d+ +(?:0x[0-9a-f]+ in )?([^\s(]+) \((?:[^\n]* at (\S+):\d+(?=\n)|[^\n]*)')
+"""Every frame of a backtrace, from the line break before it: its function, and the source it is in when told."""
+_LIBRARY_SOURCE = ('./', '../', '/usr/', '/build/', '/lib')
+"""How the sources of a system library's frames are named (glibc's `./nptl/...`, `../sysdeps/...`): not your code."""
+THREAD_STACKS = 4
+"""Stacks a backtrace of every thread shows, the ones fewest threads share first."""
+OWN_FRAMES = 3
+"""Frames in a program's own source shown of each of those stacks, innermost first."""
+STACKS_SCAN_CHARS = 256 * 1024
+"""Backtraces up to this size are read for their stacks (about a millisecond for 256 KB of `bt full`)."""
+
+
+def _thread_stacks(view: TextView) -> list[Pick]:
+    """In a debugger's backtrace of every thread, each different stack once, the ones fewest threads share first (the
+    writer blocked in `write()` before the eight workers all waiting alike): the thread's first line, its innermost
+    frame (what it is blocked in) and its innermost frames in the program's own source (where, and why)."""
+    if view.total > STACKS_SCAN_CHARS:
+        return []
+    text, end = view.text, view.end
+    headers: list[Span] = []
+    place = text.find('\nThread ', 0, end)
+    while place != -1:
+        span = view.line_at(place + 1)
+        if _GDB_THREAD.match(view.content(span)):
+            headers.append(span)
+        place = text.find('\nThread ', span[1], end)
+    if len(headers) < 2:
+        return []
+    # Each thread's frames, found by one search of the text and told apart by where the threads' first lines are.
+    threads: list[tuple[list[Span], list[str], list[tuple[str, Span]]]] = [([], [], []) for _ in headers]
+    starts = [header[0] for header in headers]
+    for found in _GDB_FRAMES.finditer(text, headers[0][1], end):
+        thread = threads[bisect_right(starts, found.start()) - 1]
+        span = (found.start() + 1, found.end())
+        thread[0].append(span)
+        thread[1].append(found.group(1))
+        if found.group(2) is not None and not found.group(2).startswith(_LIBRARY_SOURCE):
+            thread[2].append((found.group(1), span))
+    stacks: dict[tuple[str, ...], list[tuple[Span, list[Span], list[tuple[str, Span]]]]] = {}  # by functions called
+    for header, (frames, functions, own) in zip(headers, threads, strict=True):
+        if frames:
+            stacks.setdefault(tuple(functions), []).append((header, frames, own))
+    shown = sorted(stacks, key=lambda stack: len(stacks[stack]))[:THREAD_STACKS]
+    # What a thread is blocked in, and the functions of its own it went through, say something where few of the
+    # stacks shown hold them: a `write()` among waits on a condition, `get_space` rather than the lock helper every
+    # thread waits in, or the function every thread starts in.
+    innermost = Counter(stack[0] for stack in shown)
+    held = Counter(function for stack in shown for function in set(stack))
+    picks: list[Pick] = []
+    for rank, stack in enumerate(shown):
+        header, frames, own = stacks[stack][0]
+        blocked = [frames[0]] if innermost[stack[0]] == 1 else []
+        telling = [span for function, span in own if held[function] == 1 or len(shown) == 1] or [
+            span for _, span in own
+        ]
+        priority = HEADER_PRIORITY - 2.5 - rank * 0.01
+        picks.append(Pick(priority, (header, *blocked, *telling[:1]), 'rare'))
+        if len(telling) > 1:
+            picks.append(Pick(priority - 0.3, tuple(telling[1:OWN_FRAMES]), 'rare'))
+    return picks
 
 
 _DIFFSTAT = re.compile(r' ?\S.*? +\| +(?:(\d+)(?: ([-+]+))?|Bin(?: \d+ -> \d+ bytes)?)$')
