@@ -1111,3 +1111,21 @@ def test_a_backtrace_of_every_thread_shows_each_stack_once_with_what_blocks_it_a
     # Three threads' stacks stand out in six hundred lines; none of the six workers is shown twice.
     assert sum(1 for line in shown if 'checksum_worker' in line) == 1
     assert not any(line.strip().startswith('err = ') for line in shown)
+
+
+def test_a_checkers_few_errors_among_its_warnings_are_shown_first_each_message_once_with_its_source() -> None:
+    # `javac -Xlint:all -Xdoclint:all` over gson's sources without their annotations jar (real): 93 errors among 992
+    # warnings, and javac's errors carry no code to count them by. What fails the build comes first: the first error
+    # of each message, the one-off `reference not found` from the middle among them, each with the line it quotes.
+    report = gzip.decompress((_DATA / 'diagnostics' / 'javac_xlint_doclint_gson.txt.gz').read_bytes()).decode()
+    lines = report.splitlines()
+    firsts: dict[str, int] = {}
+    for index, line in enumerate(lines):
+        if ': error: ' in line:
+            firsts.setdefault(line.split(': error: ', 1)[1], index)
+    assert len(firsts) == 3 and 500 < firsts['reference not found'] < len(lines) - 500
+    preview = select_preview(report, 1_000)
+    assert preview.shape == 'diagnostics'
+    shown = preview.text.splitlines()
+    for index in firsts.values():
+        assert lines[index] in shown and lines[index + 1] in shown  # the error and the source line it quotes
