@@ -494,6 +494,25 @@ def test_the_environment_a_command_sets_tells_no_line_apart() -> None:
     assert 'fromstream' in text[best.start : best.end]
 
 
+def test_a_command_run_inside_another_is_a_program_not_a_term() -> None:
+    # `$(find ... | sort)` hands javac its files: `find` and `sort` name tools, as the command's own program does.
+    intent = Intent.gather(
+        args={'command': "javac -Xlint:all -d out $(find src -name '*.java' | sort)"},
+        prompt='Which of the date helpers fail to compile?',
+    )
+    keys = {term.key for term in intent.terms}
+    assert not {'sort', 'find', 'javac'} & keys
+    assert {'date', 'helper'} <= keys
+
+
+def test_what_a_request_sets_apart_with_not_is_looked_past() -> None:
+    # "hard errors (not warnings)", "the errors, not the warnings": the lines holding what it sets apart rank last.
+    for prompt in ('Which problems are hard errors (not warnings)?', 'Show me the errors, not the warnings.'):
+        intent = Intent.gather(prompt=prompt)
+        assert 'warning' in intent.avoid, prompt
+    assert not Intent.gather(prompt='Why is the module not found?').avoid
+
+
 def test_a_long_word_is_searched_without_its_er_and_a_short_one_keeps_it() -> None:
     # "simpler" finds the commit subject "simplify the speedups"; "server" is a word of its own, not "serve".
     simpler = {term.key for term in Intent.gather(prompt='Who made the parser simpler?').terms}

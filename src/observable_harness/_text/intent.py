@@ -467,7 +467,8 @@ def _source_terms(source: str, content: str) -> Iterable[Term]:
 _LOOK_PAST = re.compile(
     r'\b(?:ignor(?:e|es|ed|ing)|past|except(?:\s+for)?|excluding|exclude|besides|beyond|other\s+than|'
     r'apart\s+from|aside\s+from|skip(?:ping)?|leav(?:e|ing)\s+out|rather\s+than|'
-    r"(?:don'?t|do\s+not|doesn'?t|does\s+not)\s+(?:care|worry)\s+about|not\s+interested\s+in|never\s+mind)\b",
+    r"(?:don'?t|do\s+not|doesn'?t|does\s+not)\s+(?:care|worry)\s+about|not\s+interested\s+in|never\s+mind)\b"
+    r'|[(,]\s*not\b',
     re.IGNORECASE,
 )
 """Words after which a request names what it does not want: "ignoring missing imports", "past the warnings", "I
@@ -563,7 +564,8 @@ def version_numbers(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split('.'))
 
 
-_COMMAND = re.compile(r'(?:^|[|;&]+)\s*([^|;&]+)')
+_COMMAND = re.compile(r'(?:^|[|;&]+|\$\(|`)\s*([^|;&`)]+)')
+"""A command of a command line: at its start, after a pipe or a separator, or inside `$(...)` or backquotes."""
 _WRAPPERS = frozenset(
     (
         'sudo',
