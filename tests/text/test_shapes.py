@@ -1129,3 +1129,23 @@ def test_a_checkers_few_errors_among_its_warnings_are_shown_first_each_message_o
     shown = preview.text.splitlines()
     for index in firsts.values():
         assert lines[index] in shown and lines[index + 1] in shown  # the error and the source line it quotes
+
+
+def test_a_json_report_of_findings_shows_its_first_error_of_each_kind_not_its_last_records_fields() -> None:
+    # `pylint --output-format=json src/flask` without flask's dependencies installed (real): 283 findings, 59 of them
+    # errors, most `import-error`. What fails the check comes first: the first error of each kind, by the fields that
+    # say what and where. The last records' fields at the document's end are no summary of it.
+    report = gzip.decompress((_DATA / 'json' / 'pylint_json_flask.json.gz').read_bytes()).decode()
+    records = json.loads(report)
+    firsts: dict[str, dict[str, object]] = {}
+    for record in records:
+        if record['type'] == 'error':
+            firsts.setdefault(record['symbol'], record)
+    preview = select_preview(report, 1_000)
+    assert preview.shape == 'json'
+    shown = preview.text
+    for record in list(firsts.values())[:3]:
+        assert f'"message": {json.dumps(record["message"])},' in shown, record['symbol']
+        assert f'"path": "{record["path"]}",' in shown
+    last = records[-1]
+    assert f'"message": {json.dumps(last["message"])},' not in shown

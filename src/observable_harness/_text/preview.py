@@ -272,7 +272,9 @@ def select_preview(
     matches = Matches()
     strong_rows = 0
     strong_spans: list[Span] = []
-    reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics, ShapeKind.diff)
+    reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics, ShapeKind.diff) or (
+        shape.kind is ShapeKind.json and shape.variant == 'findings'
+    )
     if intent:
         matches = find_matches(
             text,

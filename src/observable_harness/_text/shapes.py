@@ -384,7 +384,7 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         if len(head) <= 2 and text[:EDGE].lstrip().startswith('[{'):
             return Shape(ShapeKind.records, 'compact')
         if len(head) > 2 and _json_opening(head_lines):
-            return Shape(ShapeKind.json, 'indented')
+            return Shape(ShapeKind.json, 'findings' if _json_findings(head_lines + sampled) else 'indented')
     elif last in ']}' and any(
         line in ('{', '[') and _JSON_MEMBER.match(following)
         for line, following in pairwise(head_lines[1 : JSON_PREAMBLE + 1])
@@ -543,6 +543,13 @@ JSON_PREAMBLE = 36
 """Lines of warnings or notices a command may print before the JSON document it was asked for."""
 _JSON_MEMBER = re.compile(r'\s+(?:"[^"]*":|[-\d\[{"]|true\b|false\b|null\b)')
 """The first line inside a JSON document's opening bracket: a key, or a value (C's `{` is followed by code)."""
+
+
+def _json_findings(lines: list[str]) -> bool:
+    """Whether the JSON lines read are a checker's findings: records with a severity and a message (pylint's, a
+    scanner's), read as a report is."""
+    severities = sum(1 for line in lines if _JSON_SEVERITY.match('\n' + line))
+    return severities >= 2 and any(_TELLING_FIELD.match(line) and '"message' in line for line in lines)
 
 
 def _json_opening(head_lines: list[str]) -> bool:
@@ -1941,11 +1948,13 @@ _JSON_SCALAR = re.compile(r'( {0,8}|\t{0,2})"[^"]{1,60}": *(?:-?\d[\d.eE+-]*|tru
 def _json_digest(view: TextView, head: list[Span], tail: list[Span]) -> list[Pick]:
     """A JSON document's top-level fields near its ends: versions and counts, the summary a report closes with."""
     picks: list[Pick] = []
+    # The fields of the document and of the objects its keys hold (a `"summary": {...}`), not those of the records
+    # of a list: the last records' fields are no summary, nor are the first records' what the document says.
     for index, span in enumerate(reversed(tail)):
-        if _JSON_SCALAR.match(view.content(span)):
+        if _JSON_SCALAR.match(view.content(span)) and not _in_listed_record(view, span):
             picks.append(Pick(450 - index * 0.01, (span,), 'summary'))
     for index, span in enumerate(head[:12]):
-        if _JSON_SCALAR.match(view.content(span)):
+        if _JSON_SCALAR.match(view.content(span)) and not _in_listed_record(view, span):
             picks.append(Pick(445 - index * 0.01, (span,), 'field'))
     # A list of objects is read by what each one is: its name (and the version beside it), one line a record.
     for index, found in enumerate(_NAME_FIELD.finditer(view.text, 0, min(view.total, NAME_SCAN_CHARS))):
@@ -1955,6 +1964,60 @@ def _json_digest(view: TextView, head: list[Span], tail: list[Span]) -> list[Pic
         beside = view.next_line(span)
         spans = (span, beside) if beside is not None and _VERSION_FIELD.match(view.content(beside)) else (span,)
         picks.append(Pick(455 - index * 0.01, spans, 'record'))
+    return picks + _gravest_json(view)
+
+
+def _in_listed_record(view: TextView, span: Span) -> bool:
+    """Whether a field of an indented JSON document belongs to an object that is an element of a list (its opening
+    brace alone on its line), as the fields of a report's records do."""
+    line = view.content(span)
+    indent = len(line) - len(line.lstrip())
+    for before in view.backward(span, _RECORD_REACH):
+        above = view.content(before)
+        stripped = above.lstrip()
+        if stripped and len(above) - len(stripped) < indent:
+            return stripped.rstrip() == '{'
+    return False
+
+
+_RECORD_REACH = 40
+_JSON_SEVERITY = re.compile(r'\n( +)"(?:type|severity|level|issue_severity|category)": "([A-Za-z]+)",?(?=\n)')
+"""A JSON record's severity, on a line of its own: pylint's `"type": "error"`, semgrep's `"severity": "ERROR"`."""
+_GRAVE = frozenset(('error', 'fatal', 'critical', 'high'))
+_TELLING_FIELD = re.compile(
+    r' +"(?:message|msg|symbol|message-id|code|rule|ruleId|check_id|test_id|path|file|filename|line)":'
+)
+"""The fields of a finding that say what it is and where."""
+_WHAT_FIELD = re.compile(r' +"(?:symbol|message-id|code|rule|ruleId|check_id|test_id)": "([^"\n]*)"')
+
+
+def _gravest_json(view: TextView) -> list[Pick]:
+    """In a JSON report of findings whose errors are fewer than its other findings (28 of pylint's 314), the first
+    error of each kind (its rule, else its message), by the fields that say what it is and where: what fails a
+    check, before what style it nags about."""
+    if view.total > CENSUS_CHARS:
+        return []
+    found = list(_JSON_SEVERITY.finditer(view.text, 0, view.end))
+    grave = [hit for hit in found if hit.group(2).lower() in _GRAVE]
+    if not grave or len(grave) > ERRORS_SHARE * len(found):
+        return []
+    picks: list[Pick] = []
+    kinds: set[str] = set()
+    for hit in grave:
+        line = view.line_at(hit.start() + 1)
+        fields = [span for span in (line, *_json_siblings(view, line)) if _TELLING_FIELD.match(view.content(span))]
+        what = next((found.group(1) for span in fields if (found := _WHAT_FIELD.match(view.content(span)))), None)
+        kind = (
+            what
+            if what is not None
+            else next((view.content(span) for span in fields if '"message' in view.content(span)), '')
+        )
+        if kind in kinds:
+            continue
+        kinds.add(kind)
+        picks.append(Pick(GRAVEST_PRIORITY - len(picks) * 0.01, (line, *sorted(fields)), 'error'))
+        if len(picks) == FIRST_ERRORS:
+            break
     return picks
 
 
