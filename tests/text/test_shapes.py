@@ -1149,3 +1149,21 @@ def test_a_json_report_of_findings_shows_its_first_error_of_each_kind_not_its_la
         assert f'"path": "{record["path"]}",' in shown
     last = records[-1]
     assert f'"message": {json.dumps(last["message"])},' not in shown
+
+
+def test_a_logged_error_is_shown_with_the_detail_that_says_what_it_is_about() -> None:
+    # A PostgreSQL server log with every statement's duration (real): a duplicate key and, later, a deadlock between two
+    # sessions updating the same two rows in opposite order. Each error's `DETAIL:` (the key, the processes waiting on
+    # each other and their statements, on the tab-indented lines it goes on in) says what the error is about.
+    log = gzip.decompress((_DATA / 'logs' / 'postgres_log_deadlock_shopdemo.txt.gz').read_bytes()).decode()
+    lines = log.splitlines()
+    errors = [index for index, line in enumerate(lines) if ' ERROR:  ' in line]
+    assert len(errors) == 2 and all(100 < index < len(lines) - 100 for index in errors)
+    duplicate, deadlock = errors
+    shown = select_preview(log, 1_000).text.splitlines()
+    assert lines[duplicate] in shown and lines[duplicate + 1] in shown and 'DETAIL:  Key' in lines[duplicate + 1]
+    assert lines[deadlock] in shown
+    # With room for it, the deadlock's detail too: which process waits for which, and the statements they ran.
+    shown = select_preview(log, 2_000).text.splitlines()
+    assert all(line in shown for line in lines[deadlock : deadlock + 5])
+    assert lines[deadlock + 4].startswith('\tProcess ') and lines[deadlock + 5].startswith('2026-')

@@ -69,6 +69,7 @@ from .shapes import (
     extreme_rows,
     is_rule,
     lines_between,
+    message_details,
     own_frame,
     path_line,
     rare_values,
@@ -883,6 +884,8 @@ TRACEBACKS_READ = 6
 ERROR_KINDS = 5
 """Errors of different kinds a log holds shown, the first of each, above its repeats and its other lines."""
 ERROR_KIND_PRIORITY = 330.0
+DETAILED_KIND_PRIORITY = 329.5
+"""Where the first error of each kind its detail follows ranks with that detail: under every kind alone."""
 RAISED_KIND_PRIORITY = 900.5
 """Where the first error of each kind a traceback follows ranks, with its exception and frame: with the request's
 best matches (a request's words matching every `Traceback` line, or `API` inside `Pacific/Apia`, said less)."""
@@ -948,6 +951,11 @@ def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> 
         if raised:
             group = [line, *(_Line(s, limit, role='traceback') for s in raised)]
             picks.append((RAISED_KIND_PRIORITY - 0.01 * len(seen), group, 'error'))
+        elif details := message_details(view, span):
+            # One its detail follows (a deadlock's processes and their statements) is read with it, where the room
+            # left by the other kinds of error allows.
+            group = [line, *(_Line(s, limit, role='error') for s in details)]
+            picks.append((DETAILED_KIND_PRIORITY - 0.01 * len(seen), group, 'error'))
         picks.append((priority - 0.005, [line], 'error'))
         if len(seen) == ERROR_KINDS:
             break

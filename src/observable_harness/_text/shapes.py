@@ -897,6 +897,7 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
         return traceback_context(view, span) or [
             *_source_marker(view, span),
             *_message_head(view, span),
+            *message_details(view, span),
             *_parents(view, span),
             *_continuation(view, span),
             *_description(view, span),
@@ -1063,6 +1064,29 @@ def _message_head(view: TextView, span: Span) -> list[Span]:
 
 
 _PROCESS = re.compile(r'\[\d+\]|\bpid[= ]\d+')
+_ALERT_LEVEL = re.compile(r'.{0,120}?\b(?:ERROR|FATAL|PANIC):  ')
+DETAIL_LINES = 4
+"""Lines of a message's detail shown with it: the `DETAIL:` line and the lines it goes on in."""
+
+
+def message_details(view: TextView, span: Span) -> list[Span]:
+    """For a log's error message (PostgreSQL's `... [15093] ... ERROR:  deadlock detected`), the `DETAIL:` line right
+    under it and the indented lines it goes on in (which processes wait for which, and the statements they ran): what
+    the message is about."""
+    if _ALERT_LEVEL.match(view.content(span)) is None:
+        return []
+    below = view.next_line(span)
+    if below is None:
+        return []
+    found = _DETAIL_LEVEL.match(view.content(below))
+    if found is None or 'DETAIL:' not in view.content(below)[found.end() - 9 : found.end()]:
+        return []
+    details = [below]
+    for line in view.forward(below, DETAIL_LINES - 1):
+        if not view.content(line)[:1].isspace():
+            break
+        details.append(line)
+    return details
 
 
 def _parents(view: TextView, span: Span) -> list[Span]:
