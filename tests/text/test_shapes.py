@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -1167,3 +1168,18 @@ def test_a_logged_error_is_shown_with_the_detail_that_says_what_it_is_about() ->
     shown = select_preview(log, 2_000).text.splitlines()
     assert all(line in shown for line in lines[deadlock : deadlock + 5])
     assert lines[deadlock + 4].startswith('\tProcess ') and lines[deadlock + 5].startswith('2026-')
+
+
+def test_the_one_other_error_among_hundreds_of_the_same_is_shown_and_the_repeats_are_not() -> None:
+    # A PostgreSQL server log (real) where a report queries a misspelled table and inserts a duplicate key on every
+    # run, 240 errors of two kinds, and once, between, two sessions deadlock. The deadlock is what a reader stops at;
+    # each kind of repeated error says what it says once (and once more as the log's ending at most).
+    log = gzip.decompress((_DATA / 'logs' / 'postgres_log_repeated_errors_deadlock.txt.gz').read_bytes()).decode()
+    lines = log.splitlines()
+    errors = [line for line in lines if ' ERROR:  ' in line]
+    deadlock = next(line for line in lines if 'ERROR:  deadlock detected' in line)
+    assert len(errors) > 200 and 200 < lines.index(deadlock) < len(lines) - 200
+    shown = select_preview(log, 1_000).text.splitlines()
+    assert deadlock in shown
+    kinds = Counter(line.split(' ERROR:  ', 1)[1][:20] for line in shown if ' ERROR:  ' in line)
+    assert kinds['deadlock detected'] == 1 and all(count <= 2 for count in kinds.values())

@@ -776,8 +776,16 @@ def _class_picks(
         (FIRST_COMPILER_ERROR_PRIORITY - 0.01 * (rank + 1), [_Line(span, limit, role='summary')], 'summary')
         for rank, span in enumerate(verdicts[:BUILD_VERDICTS])
     )
+    # The errors a log ends with are read as its account of how it ended; one of each kind says it (the last), the
+    # same error again at every request says nothing more.
+    ending = {
+        _error_kind(view.content(span)): span
+        for span in sorted(span for span, line_class in classes.items() if line_class is LineClass.error)
+        if span[0] >= tail_start
+    }
+    last_errors = set(ending.values())
     for span, line_class in classes.items():
-        if line_class is LineClass.summary or (line_class is LineClass.error and span[0] >= tail_start):
+        if line_class is LineClass.summary or (line_class is LineClass.error and span in last_errors):
             out.append(
                 (
                     400.0 - 1e-6 * (view.total - span[0]) - (0.5 if line_class is LineClass.error else 0),
@@ -931,15 +939,19 @@ def _newer_versions(view: TextView, versions: tuple[tuple[str, tuple[int, ...]],
     return out
 
 
+def _error_kind(content: str) -> str:
+    """An error line's message without its log prefix, numbers and quoted names: what kind of error it is."""
+    prefix = _LOG_PREFIX.match(content)
+    return VARYING.sub('', content[prefix.end() :] if prefix is not None else content)
+
+
 def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> list[tuple[float, list[_Line], str]]:
     """The first error line of each kind a log holds (its message without its prefix, numbers and quoted names:
     a duplicate key, a deadlock, a missing database), in order: what went wrong, once each."""
     seen: set[str] = set()
     picks: list[tuple[float, list[_Line], str]] = []
     for span in sorted(span for span, line_class in classes.items() if line_class is LineClass.error):
-        content = view.content(span)
-        prefix = _LOG_PREFIX.match(content)
-        kind = VARYING.sub('', content[prefix.end() :] if prefix is not None else content)
+        kind = _error_kind(view.content(span))
         if kind in seen:
             continue
         seen.add(kind)
@@ -1070,9 +1082,12 @@ def _middle_hits(view: TextView, begin: int, end: int, utf8: bytes | None = None
         at = None if listed is None else [begin + place for place in listed]
         room = MAX_MIDDLE_HITS - len(found)
         if spread:
-            spans = _spread(
-                list(islice(view.lines_holding(marker, begin, end, at), MIDDLE_SPREAD)), min(room, MARKER_HITS)
-            )
+            holding = list(islice(view.lines_holding(marker, begin, end, at), MIDDLE_SPREAD))
+            spans = _spread(holding, min(room, MARKER_HITS))
+            if len(holding) == MIDDLE_SPREAD:
+                # More lines hold the marker than are looked at: past them, the lines where it opens another message
+                # (one deadlock among hundreds of the same missing table).
+                spans += _other_openings(view, marker, holding, end)[: max(0, room - len(spans))]
         else:
             spans = list(islice(view.lines_holding(marker, begin, end, at), room))
         for span in spans:
@@ -1088,6 +1103,40 @@ room from the first of them, the rest spread over the others (a log's later erro
 MARKER_HITS = 12
 """Lines one marker may take of the middle's `MAX_MIDDLE_HITS`: a log of a thousand `ERROR`s leaves room for its
 `FATAL` and its traceback."""
+
+
+_OPENING_WORD = re.compile(r'[^\w\n]{0,4}([A-Za-z]\w*)')
+OPENING_WORDS = 6
+"""Words opening the messages after a marker, at most, for the lines opening otherwise to be looked for."""
+OTHER_OPENINGS = 4
+"""Lines opening another message after a marker shown, each of another word."""
+OTHER_OPENING_HITS = 64
+"""Lines a search for other openings looks at before it stops (those of a word already found count)."""
+
+
+def _other_openings(view: TextView, marker: str, holding: list[Span], end: int) -> list[Span]:
+    """Past the lines `holding` a marker, those where it opens a message with another word than all of theirs: one
+    regex search from the last of them (the marker is a literal the engine skips to). Markers opening messages of
+    many words say nothing by opening another."""
+    text = view.text
+    words: set[str] = set()
+    for span in holding:
+        line = view.content(span)
+        found = _OPENING_WORD.match(line, line.find(marker) + len(marker))
+        if found is not None:
+            words.add(found.group(1))
+    if not words or len(words) > OPENING_WORDS:
+        return []
+    known = '|'.join(re.escape(word) for word in sorted(words))
+    other = re.compile(f'{re.escape(marker)}[^\\w\\n]{{0,4}}(?!(?:{known})\\b)([A-Za-z]\\w*)')
+    out: list[Span] = []
+    for hits, found in enumerate(other.finditer(text, holding[-1][1], end)):
+        if hits == OTHER_OPENING_HITS or len(out) == OTHER_OPENINGS:
+            break
+        if found.group(1) not in words:
+            words.add(found.group(1))
+            out.append(view.line_at(found.start()))
+    return out
 
 
 def _spread(spans: list[Span], room: int) -> list[Span]:
