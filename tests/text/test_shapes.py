@@ -1183,3 +1183,17 @@ def test_the_one_other_error_among_hundreds_of_the_same_is_shown_and_the_repeats
     assert deadlock in shown
     kinds = Counter(line.split(' ERROR:  ', 1)[1][:20] for line in shown if ' ERROR:  ' in line)
     assert kinds['deadlock detected'] == 1 and all(count <= 2 for count in kinds.values())
+
+
+def test_lines_of_key_value_pairs_show_the_line_holding_a_value_no_other_line_holds_for_its_key() -> None:
+    # Redis's `CLIENT LIST` (real, 132 clients): an uploader sent half of a 6 MB SET and stalled, its query buffer
+    # holding three megabytes where every other client's holds nothing. Unasked, that line is what a reader stops at,
+    # shown through the odd value; a key whose values many clients share (`db`, `name`) says nothing by them.
+    listing = gzip.decompress((_DATA / 'logs' / 'redis_client_list_stalled_upload.txt.gz').read_bytes()).decode()
+    lines = listing.splitlines()
+    stalled = next(index for index, line in enumerate(lines) if 'name=thumbnail-uploader' in line)
+    assert 30 < stalled < len(lines) - 30
+    assert sum(1 for line in lines if ' qbuf=0 ' in line) > 120
+    shown = select_preview(listing, 1_000).text.splitlines()
+    line = next(line for line in shown if 'name=thumbnail-uploader' in line)
+    assert ' qbuf=3000000 ' in line

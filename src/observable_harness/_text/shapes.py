@@ -1546,7 +1546,7 @@ def digest(
     if kind is ShapeKind.log:
         if shape.variant == 'threads':
             return _thread_stacks(view)
-        return _rare_leading(view, head, tail, sample)
+        return [*_rare_leading(view, head, tail, sample), *_keyed_outliers(view, [*head, *sample, *tail])]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
     return []
@@ -1909,6 +1909,91 @@ def _rare_leading(view: TextView, head: list[Span], tail: list[Span], sample: li
             break
     return [
         Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (span,), 'rare') for rank, span in enumerate(sorted(picked.values()))
+    ]
+
+
+_PAIR = re.compile(r'(?:^| )([A-Za-z_][\w.-]*)=(\S*)')
+KEYED_CHARS = 256 * 1024
+"""Lines of `key=value` pairs up to this size are searched once for the lines holding a value few lines hold."""
+KEYED_PAIRS = 4
+"""Pairs a line read must hold for the lines to be records of `key=value` pairs (logfmt, `CLIENT LIST`)."""
+KEYED_ROWS_READ = 24
+"""Lines read, at most, for the keys and their common values (every other one of the lines read, when more)."""
+KEYED_ODD = 2
+KEYED_LOOKED = 48
+"""Lines not of the common row looked at, at most: more, and the lines are of too many kinds for one to stand out."""
+"""Lines read that may hold another value for a key than all the others do, for that value to stand out."""
+
+
+def _pairs(line: str) -> list[tuple[str, str]]:
+    """The `key=value` pairs of a line of them, in order (a line of other words holds few)."""
+    out: list[tuple[str, str]] = []
+    for word in line.split():
+        key, equals, value = word.partition('=')
+        if equals and key[:1].isalpha():
+            out.append((key, value))
+    return out
+
+
+def _keyed_outliers(view: TextView, read: list[Span]) -> list[Pick]:
+    """In lines of `key=value` pairs in one order (Redis's `CLIENT LIST`, a logfmt log), the lines holding another value
+    for a key nearly every line gives one value (`omem=15408784` where every client has `omem=0`, `multi=20` where all
+    have `multi=-1`), those odd in the most keys first: one search of the text for the lines that are not the common
+    row, each shown through its last odd value."""
+    if view.total > KEYED_CHARS:
+        return []
+    read = read[:: max(1, len(read) // KEYED_ROWS_READ)]
+    if sum(view.content(span).count('=') for span in read) < KEYED_PAIRS * RARE_COLUMN_SHARE * len(read):
+        return []  # one search per line read rules out lines of few pairs, before any is split
+    rows = [_pairs(view.content(span)) for span in read]
+    rows = [row for row in rows if len(row) >= KEYED_PAIRS]
+    if len(rows) < RARE_MIN_ROWS or len(rows) < RARE_COLUMN_SHARE * len(read):
+        return []
+    order, count = Counter(tuple(key for key, _ in row) for row in rows).most_common(1)[0]
+    if count < RARE_COLUMN_SHARE * len(rows):
+        return []  # keys in many orders: no row to hold the lines up to
+    values: dict[str, Counter[str]] = {key: Counter() for key in order}
+    for row in rows:
+        for key, value in row:
+            if key in values:
+                values[key][value] += 1
+    common: dict[str, str] = {}
+    for key, seen in values.items():
+        value, times = seen.most_common(1)[0]
+        if times >= len(rows) - KEYED_ODD:
+            common[key] = value
+    if not common:
+        return []
+    fields = [
+        f'{re.escape(key)}={re.escape(common[key])}' if key in common else f'{re.escape(key)}=\\S*' for key in order
+    ]
+    usual = re.compile(' '.join(fields) + '[^\\S\\n]*(?:\\n|\\Z)')
+    text, end = view.text, view.end
+    lines = newlines(text, 0, end) + 1
+    few = max(KEYED_ODD, round(RARE_LEADING_SHARE * lines))  # lines a value may be on and stand out
+    starts = [0] if not usual.match(text, 0, end) else []
+    for hit in re.finditer(f'\\n(?!{usual.pattern})', text[:end]):
+        if len(starts) > KEYED_LOOKED:
+            return []  # lines of many kinds: none says much by being odd
+        if hit.end() < end:
+            starts.append(hit.end())
+    # A key found odd on more lines than a few (one whose values the lines read happened to share) says nothing.
+    found: list[tuple[int, list[re.Match[str]]]] = []
+    for start in starts:
+        line = view.content(view.line_at(start))
+        pairs = list(_PAIR.finditer(line))
+        if len(pairs) >= KEYED_PAIRS:
+            found.append((start, [pair for pair in pairs if common.get(pair.group(1), pair.group(2)) != pair.group(2)]))
+    spread = Counter(pair.group(1) for _, pairs in found for pair in pairs)
+    odd: list[tuple[int, int, int]] = []  # keys odd in the line, where the line starts, where its last odd value is
+    for start, pairs in found:
+        telling = [pair for pair in pairs if spread[pair.group(1)] <= few]
+        if telling:
+            odd.append((len(telling), start, start + telling[-1].start(2)))
+    odd.sort(key=lambda item: (-item[0], item[1]))
+    return [
+        Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(start),), 'rare', focus)
+        for rank, (_, start, focus) in enumerate(odd[:RARE_ROWS])
     ]
 
 
