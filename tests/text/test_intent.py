@@ -513,6 +513,20 @@ def test_what_a_request_sets_apart_with_not_is_looked_past() -> None:
     assert not Intent.gather(prompt='Why is the module not found?').avoid
 
 
+def test_a_counter_that_counted_nothing_ranks_under_one_that_did() -> None:
+    # A stats dump asked whether it evicts: `evictions 738` says so, `evictions_nomem 0` and a class's `evicted 0`
+    # hold the same word and say nothing happened.
+    stats = 'STAT slab_reassign_evictions_nomem 0\n' + ''.join(
+        f'STAT items:{n}:evicted {150 if n == 16 else 0}\nSTAT items:{n}:number {n * 7}\n' for n in range(1, 30)
+    )
+    stats += 'STAT evictions 738\n'
+    intent = Intent.gather(prompt='Is it evicting?')
+    ranked = [stats[line.start : line.end] for line in find_matches(stats, intent).lines]
+    assert ranked.index('STAT evictions 738') < ranked.index('STAT slab_reassign_evictions_nomem 0')
+    evicted = [line for line in ranked if ':evicted ' in line]
+    assert evicted[0] == 'STAT items:16:evicted 150', ranked
+
+
 def test_a_long_word_is_searched_without_its_er_and_a_short_one_keeps_it() -> None:
     # "simpler" finds the commit subject "simplify the speedups"; "server" is a word of its own, not "serve".
     simpler = {term.key for term in Intent.gather(prompt='Who made the parser simpler?').terms}

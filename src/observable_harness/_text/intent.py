@@ -1620,12 +1620,20 @@ _FAILURE_WORDS = ('Error', 'error:', 'FAILED', 'FAIL:', 'Exception', 'fatal', 'F
 
 
 def _line_hint(line: str) -> float:
-    """A cheap first guess at what the line is: a per-test progress line counts less, a failure more."""
+    """A cheap first guess at what the line is: a per-test progress line counts less, a failure more, and a counter
+    that counted nothing (`STAT evicted_active 0`, `errors: 0`) less than one that did."""
     if _PROGRESS_TAIL.search(line, max(0, len(line) - 24)) or ' ... skipped ' in line:
         return 0.4  # a test that passed, or was skipped (unittest prints why: `... skipped 'needs yaml'`)
     if any(word in line for word in _FAILURE_WORDS):
         return 1.3
+    if _ZERO_VALUE.search(line, max(0, len(line) - 8)):
+        return ZERO_VALUE
     return 1.0
+
+
+_ZERO_VALUE = re.compile(r'[\s:=]0(?:\.0+)?\s*$')
+ZERO_VALUE = 0.6
+"""What a line ending in a zero value (a key's, a counter's) counts of what another line holding the same terms does."""
 
 
 FORM_RARE = 2
