@@ -527,6 +527,26 @@ def test_a_counter_that_counted_nothing_ranks_under_one_that_did() -> None:
     assert evicted[0] == 'STAT items:16:evicted 150', ranked
 
 
+def test_a_number_and_the_word_it_measures_are_looked_for_as_written_and_as_one_word() -> None:
+    # "the 32-bit unit test": a build's trace names it `JSON_32bitTest` and `json_32bit_test`.
+    intent = Intent.gather(prompt='Why is the 32-bit unit test dropped at configure time?')
+    keys = {term.key for term in intent.terms}
+    assert {'32-bit', '32bit'} <= keys
+    trace = ''.join(f'CMakeLists.txt({n}):  set(files unit-{n}.cpp )\n' for n in range(40))
+    trace += 'tests/CMakeLists.txt(141):  elseif(NOT json_32bit_test )\n'
+    best = find_matches(trace, intent).lines[0]
+    assert trace[best.start : best.end].endswith('elseif(NOT json_32bit_test )')
+
+
+def test_where_a_command_writes_tells_no_line_apart() -> None:
+    # `cmake -B /tmp/build`, `javac -d out`: every file it writes is printed under that directory.
+    intent = Intent.gather(
+        args={'command': 'cmake -S . -B /tmp/jbuild --trace-expand'}, prompt='Which option drops the fuzz tests?'
+    )
+    weight = {term.key: term.weight for term in intent.terms}
+    assert weight['/tmp/jbuild'] < weight['fuzz']
+
+
 def test_a_long_word_is_searched_without_its_er_and_a_short_one_keeps_it() -> None:
     # "simpler" finds the commit subject "simplify the speedups"; "server" is a word of its own, not "serve".
     simpler = {term.key for term in Intent.gather(prompt='Who made the parser simpler?').terms}

@@ -675,18 +675,31 @@ _WORKDIR = re.compile(r'(?:^|[|;&]\s*)(?:cd|pushd)\s+(["\']?)([^\s"\';&|]+)\1')
 
 
 def _workdirs(arguments: str) -> set[str]:
-    """Keys of the directories a command line changes into (`cd /srv/app && ...`) or hands its programs in the
-    environment (`TMPDIR=/tmp/run ...`), and of their last parts."""
+    """Keys of the directories a command line changes into (`cd /srv/app && ...`), hands its programs in the
+    environment (`TMPDIR=/tmp/run ...`) or writes into (`-B build`), and of their last parts."""
     out: set[str] = set()
     for found in _WORKDIR.finditer(arguments):
         directory = found.group(2).rstrip('/').lower()
         out.update((directory, directory.rsplit('/', 1)[-1]))
-    for _, value in _assignments(arguments):
-        if value.startswith(('/', './', '~/')):
-            directory = value.rstrip('/').lower()
-            out.update((directory, directory.rsplit('/', 1)[-1]))
+    outputs = [value for _, value in _assignments(arguments) if value.startswith(('/', './', '~/'))]
+    for line in arguments.splitlines():
+        words = line.split()
+        for option, value in itertools.pairwise(words):
+            if option in _OUTPUT_FLAGS:
+                outputs.append(value.strip('\'"'))
+        outputs += [word.split('=', 1)[1] for word in words if word.split('=', 1)[0] in _OUTPUT_FLAGS and '=' in word]
+    for value in outputs:
+        directory = value.rstrip('/').lower()
+        out.update((directory, directory.rsplit('/', 1)[-1]))
     out.discard('')
     return out
+
+
+_OUTPUT_FLAGS = frozenset(
+    ('-o', '-B', '-d', '--out', '--output', '--outdir', '--output-dir', '--build-dir', '--target-dir')
+)
+"""Options whose value is where a command writes (`cmake -B build`, `javac -d out`): every path it prints under it
+holds it, as a `cd`'s directory."""
 
 
 _ONE_ASSIGNMENT = re.compile(r'([A-Za-z_]\w*)=("[^"\n]*"|\'[^\'\n]*\'|\S*)')
@@ -1099,6 +1112,13 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             token = token.rstrip(']')
         if len(token) < 2 or len(token) > _MAX_TERM_CHARS or token in _SQL_KEYWORDS:
             continue
+        if _MEASURE_WORD.fullmatch(token):
+            # `32-bit`, `64-bit`: the output may write it so, or as one word in a name (`JSON_32bitTest`).
+            weight = _KIND_PRIOR[TermKind.identifier] * source_weight
+            yield Term(token, token.lower(), TermKind.identifier, weight)
+            joined = token.replace('-', '')
+            yield Term(joined, joined.lower(), TermKind.identifier, weight * 0.8)
+            continue
         kind = _kind(token)
         if kind is None and token.lower() in _FORMATS and _NAMED_AFTER.match(content, match.end()):
             kind = TermKind.word  # "the json package", "the yaml module": a name, not the output's form
@@ -1154,6 +1174,10 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
                 if len(part) >= _MIN_WORD and part.lower() not in STOPWORDS:
                     word = _stem(part.lower())
                     yield Term(word, word, TermKind.word, weight * 0.6, token.lower())
+
+
+_MEASURE_WORD = re.compile(r'\d{1,4}-[A-Za-z]{2,8}')
+"""A number and the word it measures, hyphenated: `32-bit`, `64-byte`, `8-core`."""
 
 
 # --- matching ---------------------------------------------------------------------------------
