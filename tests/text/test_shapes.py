@@ -1197,3 +1197,20 @@ def test_lines_of_key_value_pairs_show_the_line_holding_a_value_no_other_line_ho
     shown = select_preview(listing, 1_000).text.splitlines()
     line = next(line for line in shown if 'name=thumbnail-uploader' in line)
     assert ' qbuf=3000000 ' in line
+
+
+def test_a_report_of_titled_sections_shows_each_sections_top_row_and_its_summary_whole() -> None:
+    # `node --prof-process` (real) of a script building a report: shared libraries, JavaScript, C++, a summary, C++
+    # entry points and a bottom-up profile, each a table sorted from its most ticks. Where the time goes is in each
+    # section's top row, and in the summary's five rows (a seventh of it in GC) whole.
+    report = (_DATA / 'tables' / 'node_prof_process_report_builder.txt').read_text()
+    lines = report.splitlines()
+    shown = select_preview(report, 1_000).text.splitlines()
+    titles = [index for index, line in enumerate(lines) if line.startswith(' [')]
+    assert len(titles) == 6
+    for index in titles[:5]:
+        assert lines[index] in shown
+        assert next(line for line in lines[index + 1 :] if line.strip()[:1].isdigit()) in shown
+    summary = lines.index(' [Summary]:')
+    assert all(line in shown for line in lines[summary + 2 : summary + 7])
+    assert any(line.endswith('  GC') for line in lines[summary + 2 : summary + 7])

@@ -1546,7 +1546,11 @@ def digest(
     if kind is ShapeKind.log:
         if shape.variant == 'threads':
             return _thread_stacks(view)
-        return [*_rare_leading(view, head, tail, sample), *_keyed_outliers(view, [*head, *sample, *tail])]
+        return [
+            *_rare_leading(view, head, tail, sample),
+            *_keyed_outliers(view, [*head, *sample, *tail]),
+            *_section_tops(view),
+        ]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
     return []
@@ -1995,6 +1999,47 @@ def _keyed_outliers(view: TextView, read: list[Span]) -> list[Pick]:
         Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(start),), 'rare', focus)
         for rank, (_, start, focus) in enumerate(odd[:RARE_ROWS])
     ]
+
+
+_SECTION_TITLE = re.compile(r'\n ?\[([A-Z][^\]\n]{1,40})\]:?[^\S\n]*\n|\n={2,} ([^=\n]{2,40}) ={2,}[^\S\n]*\n')
+"""A section's title on a line of its own: ` [Summary]:` (V8's profile), `== Slowest ==`."""
+_MEASURED_ROW = re.compile(r'\s*\d[\d.,]*%?\s')
+TITLED_SECTIONS = 6
+"""Titled sections whose top rows a report's digest shows, in order."""
+TITLED_ROWS = 6
+"""Rows of a section shown whole when it has no more (a summary); of a longer one, its first."""
+
+
+def _section_tops(view: TextView) -> list[Pick]:
+    """In a report of titled sections of measured rows, each sorted from its largest (V8's `--prof-process`: shared
+    libraries, JavaScript, C++, a summary), each section's title and first row, and a short section whole: where the
+    time goes by each of its accounts. Found by one search for the titles."""
+    if view.total > RARE_LEADING_CHARS:
+        return []
+    text, end = view.text, view.end
+    titles = [(found.start() + 1, found.end()) for found in _SECTION_TITLE.finditer(text, 0, end)]
+    sections: list[tuple[Span, list[Span]]] = []
+    for index, (start, after) in enumerate(titles[: 2 * TITLED_SECTIONS]):
+        stop = titles[index + 1][0] if index + 1 < len(titles) else end
+        rows: list[Span] = []
+        line = view.line_at(after) if after < stop else None
+        while line is not None and line[0] < stop and len(rows) <= TITLED_ROWS:
+            if _MEASURED_ROW.match(view.content(line)):
+                rows.append(line)
+            line = view.next_line(line)
+        if rows:
+            sections.append((view.line_at(start), rows))
+    if len(sections) < 3:
+        return []
+    # A section titled as the summary accounts for all the others: first.
+    sections.sort(key=lambda section: 'summary' not in view.content(section[0]).lower())
+    picks: list[Pick] = []
+    for rank, (title, rows) in enumerate(sections[:TITLED_SECTIONS]):
+        priority = HEADER_PRIORITY - 3.5 - rank * 0.01
+        picks.append(Pick(priority, (title, rows[0]), 'rare'))
+        if len(rows) <= TITLED_ROWS:
+            picks.append(Pick(priority - 1, (title, *rows), 'rare'))
+    return picks
 
 
 RARE_FIELDS = 4
