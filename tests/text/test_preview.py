@@ -1504,3 +1504,20 @@ def test_an_error_deep_in_a_large_log_is_found_where_the_engine_scans_its_whole_
     preview = select_preview(log, 1_000, utf8=log.encode())
     assert_adds_up(preview, log, 1_000)
     assert lines[12_345] in preview.text.splitlines()
+
+
+def test_a_braced_block_the_request_names_is_shown_with_what_it_sets() -> None:
+    # `nginx -T` (real) of thirteen sites: the exports location of one overrides its server's read timeout. Asked why
+    # exports stop after fifteen seconds, the `location ... {` line the request names brings the block's lines under
+    # it, the override among them.
+    dump = data('key_value', 'nginx_T_reports_timeouts.txt')
+    lines = dump.splitlines()
+    opening = lines.index('    location /reports/export/ {')
+    intent = Intent.gather(
+        args={'command': 'nginx -T'},
+        prompt='CSV downloads from reports.internal/reports/export/ get cut off with a 504 gateway error after '
+        'a while. The app logs show the export still running. What in the proxy config does this?',
+    )
+    shown = select_preview(dump, 1_000, intent=intent).text.splitlines()
+    assert lines[opening] in shown
+    assert '        proxy_read_timeout 15s;' in shown and lines.index('        proxy_read_timeout 15s;') > opening

@@ -373,6 +373,9 @@ def select_preview(
                 body: list[_Line] = []
                 if match.defines:
                     body = [_Line(s, plain_limit, role='context') for s in _definition_body(view, span)]
+                elif strong and text[match.start : match.end].rstrip().endswith('{'):
+                    # A block the request names (`location /api/v2/uploads/ {`): what it sets is inside it.
+                    body = [_Line(s, plain_limit, role='context') for s in _block_body(view, span)]
                 # A definition that opens a block (`<name>:`, `def name(...):`) brings its first lines; one a manual
                 # documents (an option, a signature) the paragraph indented under it: what it does. Should they not
                 # all fit with its context, the definition with the first of them may.
@@ -828,6 +831,24 @@ def _class_picks(
         elif classes.get(span) in noise:
             out.append((9.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
     return out
+
+
+BLOCK_BODY = 6
+"""Lines of a braced block a request names shown with its opening line, up to its closing brace."""
+
+
+def _block_body(view: TextView, span: Span) -> list[Span]:
+    """The first lines of the braced block `span` opens, to the brace that closes it (indented as it is)."""
+    content = view.content(span)
+    indent = len(content) - len(content.lstrip(' \t'))
+    body: list[Span] = []
+    for following in view.forward(span, BLOCK_BODY):
+        line = view.content(following)
+        deeper = len(line) - len(line.lstrip(' \t')) > indent
+        if not deeper and (line.strip() == '}' or not body):
+            break  # its end, or no block: the next line is not inside it (a list of definitions, one a line)
+        body.append(following)
+    return body
 
 
 def _definition_body(view: TextView, span: Span) -> list[Span]:
