@@ -547,6 +547,20 @@ def test_where_a_command_writes_tells_no_line_apart() -> None:
     assert weight['/tmp/jbuild'] < weight['fuzz']
 
 
+def test_the_program_a_shell_or_a_user_switch_runs_is_a_program_not_a_term() -> None:
+    # `su postgres -c "pg_dump ..."` runs pg_dump, whose banner (`-- Dumped by pg_dump version 15`) says nothing asked;
+    # `sudo -u postgres psql` runs psql as postgres, which names no program.
+    intent = Intent.gather(
+        args={'command': 'su postgres -c "pg_dump --schema-only pagila"'},
+        prompt='Which tables reference customer?',
+    )
+    assert 'pg_dump' not in {term.key for term in intent.terms}
+    intent = Intent.gather(
+        args={'command': 'sudo -u postgres psql -c "SELECT 1"'}, prompt='Which postgres roles exist?'
+    )
+    assert 'postgr' in {term.key for term in intent.terms} or 'postgres' in {term.key for term in intent.terms}
+
+
 def test_a_long_word_is_searched_without_its_er_and_a_short_one_keeps_it() -> None:
     # "simpler" finds the commit subject "simplify the speedups"; "server" is a word of its own, not "serve".
     simpler = {term.key for term in Intent.gather(prompt='Who made the parser simpler?').terms}

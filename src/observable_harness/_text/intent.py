@@ -583,6 +583,10 @@ _WRAPPERS = frozenset(
         'nohup',
     )
 )
+_SHELLS = frozenset(('su', 'sh', 'bash', 'zsh', 'dash', 'runuser'))
+"""Programs that run the command handed to them with `-c`."""
+_VALUED_WRAPPER_OPTIONS = frozenset(('-u', '-g', '-U', '-n', '-k', '-s'))
+"""Options of a wrapper followed by a value of their own (`sudo -u postgres`, `timeout -k 5`, `nice -n 10`)."""
 _RUNNERS = frozenset(('python', 'python3', 'uv', 'npx', 'poetry', 'pipx', 'node', 'pnpm', 'yarn', 'npm', 'cargo', 'go'))
 _SUBCOMMANDS = frozenset(
     (
@@ -631,9 +635,16 @@ def _programs(arguments: str) -> list[str]:
                 token = tokens[index]
                 index += 1
                 if token.startswith('-') or token.replace('.', '').isdigit() or '=' in token:
+                    if token in _VALUED_WRAPPER_OPTIONS and out and out[-1] in _WRAPPERS:
+                        index += 1  # `sudo -u postgres psql`: the user, not the program
                     continue  # a flag, a flag's number, a VAR=value assignment
                 program = token.rsplit('/', 1)[-1]
                 out.append(program)
+                if program in _SHELLS and '-c' in tokens[index:]:
+                    # `su postgres -c "pg_dump ..."`, `bash -c '...'`: the command the shell is handed runs too.
+                    after = tokens.index('-c', index) + 1
+                    inner = tokens[after].strip('\'"') if after < len(tokens) else ''
+                    out.extend([inner.rsplit('/', 1)[-1]] if inner else [])
                 if program != token:
                     out.append(token)  # the program's path (`.venv/bin/python`) is echoed in banners, not asked for
                 if '--args' in tokens[index:]:  # gdb ... --args prog: the program debugged runs too
