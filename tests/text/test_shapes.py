@@ -1214,3 +1214,16 @@ def test_a_report_of_titled_sections_shows_each_sections_top_row_and_its_summary
     summary = lines.index(' [Summary]:')
     assert all(line in shown for line in lines[summary + 2 : summary + 7])
     assert any(line.endswith('  GC') for line in lines[summary + 2 : summary + 7])
+
+
+def test_the_project_or_an_acronym_a_request_names_is_no_group_to_rank_within() -> None:
+    # `radon cc -s -a pydantic_ai/models` (real). "A CI gate for pydantic-ai's models": `CI` is not the `ci` inside
+    # `specific`, and the project the request names is in a sliver of the rows' names; neither is a group whose
+    # extremes come first. The worst scores of all are the answer.
+    report = gzip.decompress((_DATA / 'listing' / 'radon_cc_pydantic_ai_models.txt.gz').read_bytes()).decode()
+    scored = [line for line in report.splitlines() if re.search(r' - [A-F] \(\d+\)$', line)]
+    worst = sorted(scored, key=lambda line: -int(line.rsplit('(', 1)[1].rstrip(')')))[:4]
+    prompt = "We want a CI gate on complexity for pydantic-ai's models. Which functions are the worst today?"
+    shown = _asked(report, prompt).text.splitlines()
+    for line in worst:
+        assert line in shown, line

@@ -2745,12 +2745,21 @@ def _subject_rows(rows: list[str], subjects: tuple[str, ...]) -> set[int] | None
         if whole.count(subject) < EXTREME_GROUPS:
             continue  # one C pass rules out a term on fewer places than a group has rows
         lowered = lowered or whole.split('\n')
-        holding = {index for index, row in enumerate(lowered) if subject in row}
+        if len(subject) <= SHORT_SUBJECT:
+            # `CI` is not the `ci` of `specific`: a short term names rows holding it as a word of its own.
+            alone = re.compile(f'(?<![a-z0-9]){re.escape(subject)}(?![a-z0-9])')
+            holding = {index for index, row in enumerate(lowered) if subject in row and alone.search(row)}
+        else:
+            holding = {index for index, row in enumerate(lowered) if subject in row}
         if EXTREME_GROUPS <= len(holding) <= SUBJECT_SHARE * nonblank:
             return holding
     return None
 
 
+GROUP_SHARE = 0.05
+"""Share of the measured rows a group the request names must hold for its extremes to come first."""
+SHORT_SUBJECT = 3
+"""Terms this short name the rows holding them only as a word of their own."""
 SUBJECTS_TRIED = 8
 """The request's weightiest terms looked at for a group of rows (a bound on the passes over the rows)."""
 
@@ -2776,8 +2785,10 @@ def _ranked(
     if within is None:
         return overall
     grouped = [(value, index) for value, index in ranked if -index in within]
-    if len(grouped) < EXTREME_GROUPS:
-        return overall  # the group holds no numbers of its own (a file's name above its rows)
+    if len(grouped) < max(EXTREME_GROUPS, GROUP_SHARE * len(ranked)):
+        # The group holds no numbers of its own (a file's name above its rows), or a sliver of the rows (the project
+        # named in the request, `Sphinx`, in three of three thousand functions' names): no group of them.
+        return overall
     first = [starts[-index] for _, index in heapq.nlargest(max(1, wanted // 2), grouped)]
     return first + [start for start in overall if start not in first]
 
