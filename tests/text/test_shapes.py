@@ -1227,3 +1227,19 @@ def test_the_project_or_an_acronym_a_request_names_is_no_group_to_rank_within() 
     shown = _asked(report, prompt).text.splitlines()
     for line in worst:
         assert line in shown, line
+
+
+def test_a_json_report_of_findings_is_read_as_a_report_when_the_request_names_what_was_checked() -> None:
+    # The same pylint report asked about by a request that names the package checked: `src/flask` is in every record's
+    # path, so a record holding it and a word of the request says no more than the report's own errors do.
+    report = gzip.decompress((_DATA / 'json' / 'pylint_json_flask.json.gz').read_bytes()).decode()
+    intent = Intent.gather(
+        args={'command': 'pylint --output-format=json src/flask'},
+        text="I'll run pylint over the package with JSON output to pick out the errors.",
+        prompt="I don't care about style; are any of pylint's error-level findings in src/flask real bugs?",
+    )
+    preview = select_preview(report, 1_000, intent=intent)
+    assert preview.shape == 'json'
+    errors = {record['symbol'] for record in json.loads(report) if record['type'] == 'error'}
+    shown = {symbol for symbol in errors if f'"symbol": "{symbol}",' in preview.text}
+    assert len(shown) >= 3, shown

@@ -68,6 +68,7 @@ from .shapes import (
     digest,
     extreme_rows,
     is_rule,
+    json_findings,
     lines_between,
     message_details,
     own_frame,
@@ -299,7 +300,8 @@ def select_preview(
         )
         # Paths a request names that are the places of (nearly) every finding are the files the command checked:
         # they say what the report is about, not which finding to look at.
-        scope = _REPORT_SCOPE if _names_every_place(matches, counted) else _WORDS
+        findings = counted.total if counted is not None else json_findings(view) if reported else 0
+        scope = _REPORT_SCOPE if _names_every_place(matches, findings) else _WORDS
         # A line of a log or a checker's report that opens its own line says all it says by itself: the same line
         # again (one place reported twice) tells nothing more. An indented one continues the line above it, as a line
         # of a record (a commit, a JSON object) belongs to its record: the same words, about something else.
@@ -486,14 +488,14 @@ SUMMARY_PRIORITY = 950.0
 """Between the final line (1000) and lines intent selects (900): the last two summary lines at the end."""
 
 
-def _names_every_place(matches: Matches, counted: Census | None) -> bool:
+def _names_every_place(matches: Matches, findings: int) -> bool:
     """Whether the request's paths are on as many lines as the report has findings (most of them at least)."""
-    if counted is None:
+    if not findings:
         return False
     paths = sum(
         count for term, count in zip(matches.terms, matches.line_counts, strict=True) if term.kind is TermKind.path
     )
-    return paths >= PLACES_NAMED * counted.total
+    return paths >= PLACES_NAMED * findings
 
 
 PLACES_NAMED = 0.8
