@@ -75,7 +75,7 @@ def context_of(text: str, line: str) -> list[str]:
     [
         ('pytest_flask_upgrade', ShapeKind.test_run, 'pytest'),
         ('git_log_stat', ShapeKind.history, 'git'),
-        ('pyright_json', ShapeKind.json, 'indented'),
+        ('pyright_json', ShapeKind.json, 'findings'),  # diagnostics with a severity each
         ('mypy_strict', ShapeKind.diagnostics, 'lines'),
         ('ruff_select_all', ShapeKind.diagnostics, 'lines'),
         ('pg_settings_csv', ShapeKind.table, 'csv'),
