@@ -1243,3 +1243,20 @@ def test_a_json_report_of_findings_is_read_as_a_report_when_the_request_names_wh
     errors = {record['symbol'] for record in json.loads(report) if record['type'] == 'error'}
     shown = {symbol for symbol in errors if f'"symbol": "{symbol}",' in preview.text}
     assert len(shown) >= 3, shown
+
+
+def test_lines_sorted_by_a_measure_keep_the_end_holding_its_largest_values_above_a_requests_words() -> None:
+    # `nm -D -S --size-sort -C libcrypto.so.3 | tail -500` (real): symbols from the smallest up, their sizes in
+    # fixed-width hexadecimal (`0000000000000e05` is no 0e05). Asked which functions are the biggest, the last rows
+    # are the answer, whatever lines the request's words find in the middle.
+    listing = gzip.decompress((_DATA / 'listing' / 'nm_size_sort_libcrypto.txt.gz').read_bytes()).decode()
+    lines = listing.splitlines()
+    sizes = [int(line.split()[1], 16) for line in lines]
+    assert sizes == sorted(sizes)
+    intent = Intent.gather(
+        args={'command': 'nm -D -S --size-sort -C /usr/lib/x86_64-linux-gnu/libcrypto.so.3 | tail -500'},
+        prompt='Our image grew after we linked OpenSSL statically for the HTTP client. '
+        'Which of its EVP and DES functions are the biggest?',
+    )
+    shown = select_preview(listing, 1_000, intent=intent).text.splitlines()
+    assert all(line in shown for line in lines[-4:])

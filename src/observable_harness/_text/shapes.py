@@ -1547,6 +1547,7 @@ def digest(
         if shape.variant == 'threads':
             return _thread_stacks(view)
         return [
+            *_sorted_ends(view, head, tail),
             *_rare_leading(view, head, tail, sample),
             *_keyed_outliers(view, [*head, *sample, *tail]),
             *_section_tops(view),
@@ -2008,6 +2009,57 @@ TITLED_SECTIONS = 6
 """Titled sections whose top rows a report's digest shows, in order."""
 TITLED_ROWS = 6
 """Rows of a section shown whole when it has no more (a summary); of a longer one, its first."""
+
+
+SORTED_READ = 12
+"""Rows at an end read to tell whether the lines are sorted by a measure there."""
+SORTED_SHOWN = 8
+SORTED_SPREAD = 1.5
+"""How many times the last of the rows read its largest must be, for the rows to be ranked by a measure."""
+"""Rows at the end holding the largest values shown, the first few above what a request names."""
+
+
+def _sorted_ends(view: TextView, head: list[Span], tail: list[Span]) -> list[Pick]:
+    """Lines sorted by a measure without a header to say so (`perf report`'s overhead from the largest down, `nm
+    --size-sort` or `sort -n` from the smallest up): the end holding the largest values is the answer to "what costs
+    the most", kept above what a request names, as a sorted table's top rows are."""
+    picks: list[Pick] = []
+    for rows in (head, tail[::-1]):
+        lines = [span for span in rows if (line := view.content(span)).strip() and not line.startswith('#')]
+        lines = lines[:SORTED_READ]
+        if len(lines) < SORTED_READ // 2:
+            continue
+        contents = [view.content(span) for span in lines]
+        measured = _sorted_by(contents)
+        if measured:
+            picks += [
+                Pick((SORTED_TOP_PRIORITY if rank < SORTED_TOP else HEADER_PRIORITY) - 1 - rank * 0.01, (span,), 'top')
+                for rank, span in enumerate(lines[:SORTED_SHOWN])
+            ]
+    return picks
+
+
+def _sorted_by(lines: list[str]) -> bool:
+    """Whether, from the first of `lines` on, one of their first fields (or the field most of them measure) falls or
+    stays, taking at least three values: the lines are sorted by it, the largest first."""
+    measured = _measured_field(lines)
+    for position in dict.fromkeys((*(() if measured is None else (measured,)), *range(DIGITS_FIELDS))):
+        read = _field_reader(position)
+        values = [_sort_value(field) if (field := read(line)) is not None else None for line in lines]
+        known = [value for value in values if value is not None]
+        if len(known) < len(values) or len(set(known)) < 3 or not all(a >= b for a, b in itertools.pairwise(known)):
+            continue
+        # A measure ranked spans a range (sizes, shares); times or ids in order barely move over a dozen lines.
+        if known[-1] > 0 and known[0] >= SORTED_SPREAD * known[-1]:
+            return True
+    return False
+
+
+def _sort_value(field: str) -> float | None:
+    """A field's number as a sort reads it: a measure, or a fixed-width hexadecimal (`nm -S`'s sizes)."""
+    if len(field) >= 8 and field.startswith('0') and all(char in '0123456789abcdef' for char in field):
+        return float(int(field, 16))  # zero-padded to a width: hexadecimal, letters or not (`0000000000000e05`)
+    return _measure(field)
 
 
 def _section_tops(view: TextView) -> list[Pick]:
