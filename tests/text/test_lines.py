@@ -94,6 +94,10 @@ def test_pip_log_error_and_progress(real_outputs: dict[str, RealOutput]) -> None
         ('DeprecationWarning: use load() instead', LineClass.warning),
         ('Successfully installed requests-2.32.0', LineClass.summary),
         ('Ran 12 tests in 0.004s', LineClass.summary),
+        # vitest's account of a run, under its failures: files and tests failed and passed.
+        (' Test Files  13 failed | 10 passed (23)', LineClass.summary),
+        ('      Tests  28 failed | 30 passed (58)', LineClass.summary),
+        ('Tests were run twice', LineClass.normal),
         ('exit status 2', LineClass.summary),
         ('Downloading numpy-2.1.0.tar.gz (18.9 MB)', LineClass.progress),
         ('   ━━━━━━━━━━━━━━━━━━━━━ 18.9/18.9 MB 40.1 MB/s eta 0:00:00', LineClass.progress),
