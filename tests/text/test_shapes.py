@@ -1260,3 +1260,15 @@ def test_lines_sorted_by_a_measure_keep_the_end_holding_its_largest_values_above
     )
     shown = select_preview(listing, 1_000, intent=intent).text.splitlines()
     assert all(line in shown for line in lines[-4:])
+
+
+def test_the_report_a_run_closes_with_is_shown_where_it_begins_above_the_tail() -> None:
+    # `ab -n 300 -c 8 -v 2` (real): every request and response logged, then the run's report, whose first fields
+    # (requests completed and failed, the rate) sit above the lines a tail holds (the latency percentiles).
+    run = gzip.decompress((_DATA / 'logs' / 'ab_verbose_health.txt.gz').read_bytes()).decode()
+    lines = run.splitlines()
+    complete = lines.index('Complete requests:      300')
+    assert complete < len(lines) - 24
+    shown = select_preview(run, 1_000).text.splitlines()
+    assert 'Complete requests:      300' in shown and 'Failed requests:        0' in shown
+    assert '  95%      5' in shown or any(line.startswith('  95%') for line in shown)

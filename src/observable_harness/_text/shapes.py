@@ -1547,6 +1547,7 @@ def digest(
         if shape.variant == 'threads':
             return _thread_stacks(view)
         return [
+            *_final_report(view, tail),
             *_sorted_ends(view, head, tail),
             *_rare_leading(view, head, tail, sample),
             *_keyed_outliers(view, [*head, *sample, *tail]),
@@ -1554,6 +1555,8 @@ def digest(
         ]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
+    if kind is ShapeKind.key_value:
+        return _final_report(view, tail)
     return []
 
 
@@ -2011,12 +2014,54 @@ TITLED_ROWS = 6
 """Rows of a section shown whole when it has no more (a summary); of a longer one, its first."""
 
 
+_REPORT_FIELD = re.compile(r' {0,4}[A-Za-z][\w ()/.%#-]{0,48}?[a-z][\w ()/.%#-]{0,48}?: +\S')
+"""A field of a run's closing report: `Failed requests:        171`, `Check time:   0.96s`; not a log line's level
+(`INFO:     127.0.0.1 - ...`), its key holds a lowercase letter."""
+REPORT_REACH = 48
+"""Lines above a log's tail searched for the report it closes with."""
+REPORT_FIELDS = 10
+"""Fields of that report shown, the ones holding a number."""
+REPORT_PRIORITY = 440.0
+
+
+def _final_report(view: TextView, tail: list[Span]) -> list[Pick]:
+    """The fields of the report a run closes with, where it begins above the tail (`ab`'s requests failed and per
+    second above its latency table, `tsc --extendedDiagnostics`' files and times): the run's own account of itself.
+    The block of `Key: value` lines (blank lines between its parts) right above the tail, its fields holding a
+    number."""
+    if not tail:
+        return []
+    fields: list[Span] = []
+    line = tail[0]
+    for _ in range(REPORT_REACH):
+        above = view.previous_line(line)
+        if above is None:
+            break
+        line = above
+        content = view.content(line)
+        if not content.strip() or content.startswith('   ('):
+            continue  # a blank between its parts, a field's breakdown under it (`   (Connect: 0, Length: 171)`)
+        if not _REPORT_FIELD.match(content):
+            break
+        fields.append(line)
+    numbered = [span for span in reversed(fields) if any(char.isdigit() for char in view.content(span))]
+    if len(numbered) < 3:
+        return []
+    # The report's own fields are those nearest its end (a verbose run's last response headers may sit above them),
+    # read together as the report they are; should they not all fit, its last ones may.
+    shown = numbered[-REPORT_FIELDS:]
+    return [
+        Pick(REPORT_PRIORITY, tuple(shown), 'summary'),
+        Pick(REPORT_PRIORITY - 0.5, tuple(shown[-REPORT_FIELDS // 2 :]), 'summary'),
+    ]
+
+
 SORTED_READ = 12
 """Rows at an end read to tell whether the lines are sorted by a measure there."""
 SORTED_SHOWN = 8
+"""Rows at the end holding the largest values shown, the first few above what a request names."""
 SORTED_SPREAD = 1.5
 """How many times the last of the rows read its largest must be, for the rows to be ranked by a measure."""
-"""Rows at the end holding the largest values shown, the first few above what a request names."""
 
 
 def _sorted_ends(view: TextView, head: list[Span], tail: list[Span]) -> list[Pick]:
