@@ -2085,19 +2085,26 @@ def _sorted_ends(view: TextView, head: list[Span], tail: list[Span]) -> list[Pic
 
 
 def _sorted_by(lines: list[str]) -> bool:
-    """Whether, from the first of `lines` on, one of their first fields (or the field most of them measure) falls or
-    stays, taking at least three values: the lines are sorted by it, the largest first."""
-    measured = _measured_field(lines)
-    for position in dict.fromkeys((*(() if measured is None else (measured,)), *range(DIGITS_FIELDS))):
+    """Whether, from the first of `lines` on, one of their first fields or their last falls or stays, taking at least
+    three values over a range: the lines are sorted by it, the largest first. A field is ruled out at the first line
+    that does not hold a number there or holds a larger one (a log's lines, most often, at once)."""
+    for position in _SORT_FIELDS:
         read = _field_reader(position)
-        values = [_sort_value(field) if (field := read(line)) is not None else None for line in lines]
-        known = [value for value in values if value is not None]
-        if len(known) < len(values) or len(set(known)) < 3 or not all(a >= b for a, b in itertools.pairwise(known)):
-            continue
-        # A measure ranked spans a range (sizes, shares); times or ids in order barely move over a dozen lines.
-        if known[-1] > 0 and known[0] >= SORTED_SPREAD * known[-1]:
-            return True
+        values: list[float] = []
+        for line in lines:
+            field = read(line)
+            value = _sort_value(field) if field is not None else None
+            if value is None or (values and value > values[-1]):
+                break
+            values.append(value)
+        else:
+            if len(set(values)) >= 3 and values[-1] > 0 and values[0] >= SORTED_SPREAD * values[-1]:
+                return True
     return False
+
+
+_SORT_FIELDS = (0, 1, 2, 3, -1)
+"""Fields a sorted listing may be ranked by: one of its first four (a share, a size, a count), or its last (a score)."""
 
 
 def _sort_value(field: str) -> float | None:
