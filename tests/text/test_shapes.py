@@ -1272,3 +1272,14 @@ def test_the_report_a_run_closes_with_is_shown_where_it_begins_above_the_tail() 
     shown = select_preview(run, 1_000).text.splitlines()
     assert 'Complete requests:      300' in shown and 'Failed requests:        0' in shown
     assert '  95%      5' in shown or any(line.startswith('  95%') for line in shown)
+
+
+def test_git_bisects_verdict_is_shown_with_the_subject_of_the_commit_it_names() -> None:
+    # `git bisect run` (real) over itsdangerous's history, each step's check listing files: its verdict names the first
+    # bad commit by hash; the subject under it says what that commit changed.
+    run = (_DATA / 'history' / 'git_bisect_run_itsdangerous_pyproject.txt').read_text()
+    lines = run.splitlines()
+    verdict = next(index for index, line in enumerate(lines) if line.endswith(' is the first bad commit'))
+    assert verdict < len(lines) - 15  # the commit's header and its diffstat follow it
+    shown = select_preview(run, 1_000).text.splitlines()
+    assert lines[verdict] in shown and '    switch to pyproject.toml' in shown

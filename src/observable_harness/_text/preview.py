@@ -607,6 +607,21 @@ def _listing_weight(line: str) -> float:
     return LISTED if line.count(',') >= LIST_COMMAS else 1.0
 
 
+_FIRST_BAD = re.compile(r'[0-9a-f]{7,40} is the first bad commit\s*$')
+BISECT_REACH = 8
+
+
+def _verdict_subject(view: TextView, span: Span, limit: int) -> list[_Line]:
+    """For `git bisect`'s verdict (`b2f25e5b... is the first bad commit`), the commit's subject under it: what the
+    change was, which the hash alone does not say."""
+    if not _FIRST_BAD.match(view.content(span)):
+        return []
+    for line in view.forward(span, BISECT_REACH):
+        if view.content(line).startswith('    ') and view.content(line).strip():
+            return [_Line(line, limit, role='summary')]
+    return []
+
+
 def _quiet(shape: Shape) -> bool:
     """Whether the shape's lines are all of one class: data, prose, a list of findings (every diagnostic is an
     error), a debugger's backtraces (a frame's local `err` is no error)."""
@@ -767,7 +782,7 @@ def _class_picks(
     # The output's own account of itself (`Found 5028 errors.`, `Total tests: run=421 skipped=99`) outranks
     # what a request selects: it answers "how many" and frames the rest. The last two before the final line.
     out.extend(
-        (SUMMARY_PRIORITY - rank, [_Line(span, limit, role='summary')], 'summary')
+        (SUMMARY_PRIORITY - rank, [_Line(span, limit, role='summary'), *_verdict_subject(view, span, limit)], 'summary')
         for rank, span in enumerate(reversed(summaries[-2:]))
     )
     # A build tool's verdict on a target in the middle of a log (`make: *** [Makefile:162: deflate.o] Error 1`):
