@@ -1283,3 +1283,16 @@ def test_git_bisects_verdict_is_shown_with_the_subject_of_the_commit_it_names() 
     assert verdict < len(lines) - 15  # the commit's header and its diffstat follow it
     shown = select_preview(run, 1_000).text.splitlines()
     assert lines[verdict] in shown and '    switch to pyproject.toml' in shown
+
+
+def test_a_trace_shows_a_call_that_found_missing_what_it_needed_not_the_lookups_that_probe() -> None:
+    # `strace -f -tt python3 -c '... os.getcwd() ...'` (real) in a directory removed under it: a hundred ENOENTs of
+    # an interpreter's import search, and `getcwd` failing with ENOENT, which is no lookup: the cause.
+    trace = gzip.decompress((_DATA / 'logs' / 'strace_f_python_removed_cwd.txt.gz').read_bytes()).decode()
+    lines = trace.splitlines()
+    missing = [line for line in lines if ' getcwd(' in line and '= -1 ENOENT' in line]
+    probes = [line for line in lines if '= -1 ENOENT' in line and line not in missing]
+    assert missing and len(probes) > 50
+    shown = select_preview(trace, 1_000).text.splitlines()
+    assert all(line in shown for line in missing)
+    assert any('exit_group(1)' in line for line in shown)

@@ -3088,6 +3088,7 @@ _SYSCALL_MARKERS = (
     ('execve(', 320.0, 0),
     ('connect(', 318.0, 0),
     ('+++ exited', 330.0, 64 * 1024),
+    ('exit_group(', 329.0, 0),
     ('+++ killed', 330.0, 64 * 1024),
     ('write(2,', 325.0, 256 * 1024),
 )
@@ -3137,7 +3138,24 @@ def _syscall_digest(view: TextView, tail: list[Span]) -> list[Pick]:
 
 def _failed_call(text: str, position: int) -> bool:
     errno = text[position + 5 : position + 24].split(' ', 1)[0]
+    if errno == 'ENOENT':
+        # A lookup that found nothing is how programs probe; a call that creates (`O_CREAT`) or one that is no lookup
+        # (`getcwd` in a directory since removed) found something missing that it needed.
+        line = text[text.rfind('\n', 0, position) + 1 : position]
+        call = _CALL_NAME.search(line)
+        return 'O_CREAT' in line or (call is not None and (call.group(1) or call.group(2)) not in _LOOKUPS)
     return errno not in _HARMLESS_ERRNO
+
+
+_CALL_NAME = re.compile(r'(?:<\.\.\. ([a-z_0-9]+) resumed>|(?<![\w.])([a-z_][a-z_0-9]*)\()')
+_LOOKUPS = frozenset(
+    (
+        *('open', 'openat', 'openat2', 'stat', 'lstat', 'fstatat', 'newfstatat', 'statx', 'access', 'faccessat'),
+        *('faccessat2', 'readlink', 'readlinkat', 'execve', 'execveat', 'getxattr', 'lgetxattr', 'unlink', 'unlinkat'),
+        *('mkdir', 'mkdirat', 'rmdir', 'inotify_add_watch', 'connect', 'chdir', 'opendir', 'getdents64'),
+    )
+)
+"""Calls whose ENOENT says a path was tried and passed over (a search path, a cache probe, a stale socket)."""
 
 
 _PYTEST_FAILED = re.compile(r'(?:FAILED|ERROR) \S+')
