@@ -274,9 +274,8 @@ def select_preview(
     matches = Matches()
     strong_rows = 0
     strong_spans: list[Span] = []
-    reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics, ShapeKind.diff) or (
-        shape.kind is ShapeKind.json and shape.variant == 'findings'
-    )
+    findings_json = shape.kind is ShapeKind.json and shape.variant == 'findings'
+    reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics, ShapeKind.diff) or findings_json
     if intent:
         matches = find_matches(
             text,
@@ -300,7 +299,7 @@ def select_preview(
         )
         # Paths a request names that are the places of (nearly) every finding are the files the command checked:
         # they say what the report is about, not which finding to look at.
-        findings = counted.total if counted is not None else json_findings(view) if reported else 0
+        findings = counted.total if counted is not None else json_findings(view) if findings_json else 0
         scope = _REPORT_SCOPE if _names_every_place(matches, findings) else _WORDS
         # A line of a log or a checker's report that opens its own line says all it says by itself: the same line
         # again (one place reported twice) tells nothing more. An indented one continues the line above it, as a line

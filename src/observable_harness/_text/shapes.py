@@ -1926,11 +1926,11 @@ KEYED_CHARS = 256 * 1024
 KEYED_PAIRS = 4
 """Pairs a line read must hold for the lines to be records of `key=value` pairs (logfmt, `CLIENT LIST`)."""
 KEYED_ROWS_READ = 24
-"""Lines read, at most, for the keys and their common values (every other one of the lines read, when more)."""
+"""Lines read, about, for the keys and their common values (an even spread of the lines read, when more)."""
 KEYED_ODD = 2
+"""Lines read that may hold another value for a key than all the others do, for that value to stand out."""
 KEYED_LOOKED = 48
 """Lines not of the common row looked at, at most: more, and the lines are of too many kinds for one to stand out."""
-"""Lines read that may hold another value for a key than all the others do, for that value to stand out."""
 
 
 def _pairs(line: str) -> list[tuple[str, str]]:
