@@ -1551,7 +1551,7 @@ def digest(
             *_sorted_ends(view, head, tail),
             *_rare_leading(view, head, tail, sample),
             *_keyed_outliers(view, [*head, *sample, *tail]),
-            *_section_tops(view),
+            *_section_tops(view, [*head, *sample, *tail]),
         ]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
@@ -2007,7 +2007,8 @@ def _keyed_outliers(view: TextView, read: list[Span]) -> list[Pick]:
 
 _SECTION_TITLE = re.compile(r'\n ?\[([A-Z][^\]\n]{1,40})\]:?[^\S\n]*\n|\n={2,} ([^=\n]{2,40}) ={2,}[^\S\n]*\n')
 """A section's title on a line of its own: ` [Summary]:` (V8's profile), `== Slowest ==`."""
-_MEASURED_ROW = re.compile(r'\s*\d[\d.,]*%?\s')
+_MEASURED_ROW_LINE = re.compile(r'\n[^\S\n]*\d[\d.,]*%?[^\S\n]')
+"""A line that opens with a measure (`    294   14.9%   libc.so.6`), from the line break before it."""
 TITLED_SECTIONS = 6
 """Titled sections whose top rows a report's digest shows, in order."""
 TITLED_ROWS = 6
@@ -2114,23 +2115,23 @@ def _sort_value(field: str) -> float | None:
     return _measure(field)
 
 
-def _section_tops(view: TextView) -> list[Pick]:
+def _section_tops(view: TextView, read: list[Span]) -> list[Pick]:
     """In a report of titled sections of measured rows, each sorted from its largest (V8's `--prof-process`: shared
     libraries, JavaScript, C++, a summary), each section's title and first row, and a short section whole: where the
-    time goes by each of its accounts. Found by one search for the titles."""
-    if view.total > RARE_LEADING_CHARS:
-        return []
+    time goes by each of its accounts. Found by one search for the titles, where the lines read hold one."""
+    if view.total > RARE_LEADING_CHARS or not any(_SECTION_TITLE.match(f'\n{view.content(span)}\n') for span in read):
+        return []  # a report shows a title in its first lines or its sample; a log searched whole for none costs
     text, end = view.text, view.end
     titles = [(found.start() + 1, found.end()) for found in _SECTION_TITLE.finditer(text, 0, end)]
     sections: list[tuple[Span, list[Span]]] = []
     for index, (start, after) in enumerate(titles[: 2 * TITLED_SECTIONS]):
         stop = titles[index + 1][0] if index + 1 < len(titles) else end
         rows: list[Span] = []
-        line = view.line_at(after) if after < stop else None
-        while line is not None and line[0] < stop and len(rows) <= TITLED_ROWS:
-            if _MEASURED_ROW.match(view.content(line)):
-                rows.append(line)
-            line = view.next_line(line)
+        # Its measured rows, each found by a search from the last (a section of prose holds none: one C pass).
+        place = after - 1
+        while len(rows) <= TITLED_ROWS and (found := _MEASURED_ROW_LINE.search(text, place, stop)) is not None:
+            rows.append(view.line_at(found.start() + 1))
+            place = rows[-1][1]
         if rows:
             sections.append((view.line_at(start), rows))
     if len(sections) < 3:
