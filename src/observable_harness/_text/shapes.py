@@ -1933,16 +1933,6 @@ KEYED_LOOKED = 48
 """Lines not of the common row looked at, at most: more, and the lines are of too many kinds for one to stand out."""
 
 
-def _pairs(line: str) -> list[tuple[str, str]]:
-    """The `key=value` pairs of a line of them, in order (a line of other words holds few)."""
-    out: list[tuple[str, str]] = []
-    for word in line.split():
-        key, equals, value = word.partition('=')
-        if equals and key[:1].isalpha():
-            out.append((key, value))
-    return out
-
-
 def _keyed_outliers(view: TextView, read: list[Span]) -> list[Pick]:
     """In lines of `key=value` pairs in one order (Redis's `CLIENT LIST`, a logfmt log), the lines holding another value
     for a key nearly every line gives one value (`omem=15408784` where every client has `omem=0`, `multi=20` where all
@@ -1953,7 +1943,7 @@ def _keyed_outliers(view: TextView, read: list[Span]) -> list[Pick]:
     read = read[:: max(1, len(read) // KEYED_ROWS_READ)]
     if sum(view.content(span).count('=') for span in read) < KEYED_PAIRS * RARE_COLUMN_SHARE * len(read):
         return []  # one search per line read rules out lines of few pairs, before any is split
-    rows = [_pairs(view.content(span)) for span in read]
+    rows = [_PAIR.findall(view.content(span)) for span in read]
     rows = [row for row in rows if len(row) >= KEYED_PAIRS]
     if len(rows) < RARE_MIN_ROWS or len(rows) < RARE_COLUMN_SHARE * len(read):
         return []
