@@ -276,8 +276,10 @@ _ARROW = re.compile(r'\s*--> \S+:\d+(?::\d+)?\s*$')
 _SNIPPET = re.compile(r'\s*(?:\d+\s*)?[|+-](?:\s|$)|\s*= |(?:help|note|error|warning)\b|[A-Z]{1,4}\d{2,5} \S')
 """The other lines of such a diagnostic: its code and message, the numbered source lines under a `|` gutter, a
 suggested fix's `+`/`-` lines, `help:` and `= note:` lines."""
+# Tried from a word's start only, its end taken whole: tried at every character, `\S+::` costs the cube of a long run of
+# colons (43 ms for a line of 400).
 _PYTEST = re.compile(
-    r'\S+::\S+ (?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)|=+ test session starts =+'
+    r'(?<!\S)\S+?::\S++ (?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)|=+ test session starts =+'
     r'|^[\w./-]+\.py::\w'  # a test's node id alone on its line (`pytest --collect-only -q`)
 )
 
@@ -304,12 +306,17 @@ _OTHER_TESTS = re.compile(
 _OTHER_TESTS_MARKS = ('PASS', 'FAIL', '=== RUN ', 'test ', ' ... ')
 """Every line `_OTHER_TESTS` matches holds one of these."""
 _KEY_VALUE = re.compile(r'\s*["\']?[\w.\-/\[\]@$]+["\']?\s*(?:=|:(?=\s|$))\s*')
-_RULE = re.compile(r'\s*[-=+|: ]*[-=]{3,}[-=+|: ]*\s*$')
+_RULE_CHARS = re.compile(r'[-=+|: ]*')
+"""What a rule is drawn with between its ends: dashes, equals signs, pluses, bars, colons, spaces."""
+_RULE_RUN = re.compile(r'[-=]{3}')
 
 
 def is_rule(line: str) -> bool:
     """Whether the line is a rule (`-----`, `===+===`): it draws, it says nothing."""
-    return _RULE.match(line) is not None
+    # Stripped and read in two linear passes: one pattern for all of it backtracks over runs of dashes and spaces,
+    # quadratically (a line of 260 dashes and a word took 69 ms).
+    middle = line.strip()
+    return _RULE_CHARS.fullmatch(middle) is not None and _RULE_RUN.search(middle) is not None
 
 
 _NUMBER = re.compile(r'-?\d{1,3}(?:,\d{3})+(?:\.\d+)?%?$|-?\d+(?:[.,]\d+)?(?:/\d+)?%?$')
@@ -597,7 +604,7 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
     """A delimited or column-aligned table with a header row, found in the first lines."""
     # A rule under the header (psql's ---+---, coverage's -----) settles it.
     for index, line in enumerate(head_lines[1:12], start=1):
-        if _RULE.match(line) and line.count('-') + line.count('=') >= 8 and head_lines[index - 1].strip():
+        if is_rule(line) and line.count('-') + line.count('=') >= 8 and head_lines[index - 1].strip():
             if _boxed(head_lines, index):
                 # A header between two rules (cloc's): the line above the first rule is a banner, not column names.
                 return _table_shape(
@@ -657,11 +664,11 @@ def _boxed(lines: list[str], rule: int) -> bool:
     return (
         _lettered(header)
         and len(header.split()) >= 2
-        and bool(_RULE.match(under))
+        and is_rule(under)
         and under.count('-') + under.count('=') >= 8
         and bool(row.strip())
-        and not _RULE.match(row)
-        and not _RULE.match(next_row)
+        and not is_rule(row)
+        and not is_rule(next_row)
     )
 
 
@@ -682,7 +689,7 @@ def _header_above_rows(lines: list[str], index: int) -> int:
     run = 0
     for position in range(index + 1, len(lines)):
         line = lines[position]
-        if not line.strip() or _RULE.match(line):
+        if not line.strip() or is_rule(line):
             continue
         if _NUMBER.match(line.split()[0]):
             if not run:
@@ -696,7 +703,7 @@ def _header_above_rows(lines: list[str], index: int) -> int:
         return index
     for position in range(start - 1, index, -1):
         line = lines[position]
-        if not line.strip() or _RULE.match(line):
+        if not line.strip() or is_rule(line):
             continue
         return position if _lettered(line) else index
     return index
@@ -727,9 +734,9 @@ def _table_shape(
     variant: str,
     sampled: list[str],
 ) -> Shape:
-    rows = [
-        _fields(line, delimiter) for line in head_lines[header_index + 1 :] if line.strip() and not _RULE.match(line)
-    ][:24]
+    rows = [_fields(line, delimiter) for line in head_lines[header_index + 1 :] if line.strip() and not is_rule(line)][
+        :24
+    ]
     column, falling = _numeric_column(rows)
     if falling and not _falls_on(rows, column, [_fields(line, delimiter) for line in sampled if line.strip()]):
         falling = False  # sorted within its first group only (`ORDER BY section, size DESC`): not a top-N
@@ -769,11 +776,17 @@ def _falls_on(rows: list[list[str]], column: int, later: list[list[str]]) -> boo
     return sum(value > floor for value in values) <= UNSORTED_SHARE * len(values)
 
 
+_NUMBER_START = frozenset('0123456789+-.nNiI \t')
+"""The characters `float` can read a number from (`nan`, `inf` too): a cell opening otherwise is not tried, as the
+exception a failed try raises costs more than the rest of reading the cell."""
+
+
 def _number(field: str) -> float | None:
-    try:
-        return float(field)  # most cells a number is read from hold just the number
-    except ValueError:
-        pass
+    if field[:1] in _NUMBER_START or field[:1].isdigit():
+        try:
+            return float(field)  # most cells a number is read from hold just the number
+        except ValueError:
+            pass
     # The last token: a delimited field may carry a label before its number (`import time:   171`), or a size its
     # unit after it (`8200 kB`, `90 MB`, `0 bytes`: psql's sizes).
     tokens = field.split()
@@ -782,7 +795,7 @@ def _number(field: str) -> float | None:
         scale = unit
         tokens = tokens[:-1]
     field = tokens[-1].rstrip('%').split('/')[0].replace(',', '') if tokens else ''
-    if not field:
+    if not field or not (field[:1] in _NUMBER_START or field[:1].isdigit()):
         return None
     try:
         return float(field) * scale
@@ -967,7 +980,7 @@ def summary_section(view: TextView) -> list[Span]:
             out = [title]
             for line in view.forward(title, SUMMARY_SECTION_LINES + 2):
                 body = view.content(line)[len(prefix) :]
-                if _RULE.match(body):
+                if is_rule(body):
                     continue  # rules under the title and between its parts
                 if not body.strip():
                     break
@@ -1422,7 +1435,7 @@ def _lead_in(view: TextView, traceback: Span) -> list[Span]:
         content = view.content(line)
         if not content.strip():
             break
-        if _RULE.match(content):
+        if is_rule(content):
             continue
         out.append(line)
         if len(out) == LEAD_IN:
@@ -2293,7 +2306,7 @@ def _table_digest(view: TextView, shape: Shape, head: list[Span]) -> list[Pick]:
     if shape.header is None:
         return []
     # The rule under a header (----+----) says nothing a reader needs: the header and what stands above it do.
-    above = tuple(span for span in shape.header_extra if not _RULE.match(view.content(span)))
+    above = tuple(span for span in shape.header_extra if not is_rule(view.content(span)))
     picks = [Pick(HEADER_PRIORITY, (*above, shape.header), 'header')]
     rows = [span for span in head if span[0] > shape.header[1] and view.content(span).strip()]
     rows = [span for span in rows if span not in shape.header_extra]
@@ -2356,7 +2369,7 @@ def _columns(view: TextView, shape: Shape) -> _Columns | None:
     rows = [
         (line, start)
         for line, start in zip(texts, starts[:-1], strict=True)
-        if line.strip() and not (('---' in line or '===' in line) and _RULE.match(line))
+        if line.strip() and not (('---' in line or '===' in line) and is_rule(line))
     ]
     if len(rows) < RARE_MIN_ROWS:
         return None
@@ -2867,9 +2880,12 @@ SUBJECTS_TRIED = 8
 
 
 def _column_reader(delimiter: str, column: int) -> Callable[[list[str]], list[float | None]]:
+    # Each row is split only as far as the column, and only its cell stripped: a table's other cells are not read.
+    separator = None if delimiter == ' ' else delimiter
+
     def values(rows: list[str]) -> list[float | None]:
-        fields = [_fields(line, delimiter) for line in rows]
-        return [_number(row[column]) if len(row) > column else None for row in fields]
+        cells = [line.split(separator, column + 1) for line in rows]
+        return [_number(row[column].strip()) if len(row) > column else None for row in cells]
 
     return values
 
