@@ -1296,3 +1296,17 @@ def test_a_trace_shows_a_call_that_found_missing_what_it_needed_not_the_lookups_
     shown = select_preview(trace, 1_000).text.splitlines()
     assert all(line in shown for line in missing)
     assert any('exit_group(1)' in line for line in shown)
+
+
+def test_a_titled_section_is_read_for_its_rows_only_under_its_title() -> None:
+    # Three titled sections (`== X ==`) of a bisect's logs, each the first lines of a pytest run: their rows are not
+    # measured rows, and the `79 passed in 10.1s` lines far below (the next steps' results) are none of theirs.
+    # Read to the next title, each section's search crossed every step after it.
+    step = ''.join(f'tests/test_{i}.py::test_case_{i} PASSED\n' for i in range(200))
+    sections = [
+        f'== {name} ==\nsome prose about what ran, no numbers\n{step}' for name in ('FAILURES', 'ERRORS', 'LOGS')
+    ]
+    steps = ''.join(f'{section}{60 + i} passed in 10.{i}s\n' for i, section in enumerate(sections))
+    view = TextView(f'Bisecting: 3 revisions left to test after this\n{steps}')
+    read = view.head(40, 64 * 1024)
+    assert not shapes._section_tops(view, read)

@@ -2118,6 +2118,10 @@ def _sort_value(field: str) -> float | None:
     return _measure(field)
 
 
+SECTION_ROW_REACH = 4 * 1024
+"""Characters after a section's title within which its measured rows are looked for."""
+
+
 def _section_tops(view: TextView, read: list[Span]) -> list[Pick]:
     """In a report of titled sections of measured rows, each sorted from its largest (V8's `--prof-process`: shared
     libraries, JavaScript, C++, a summary), each section's title and first row, and a short section whole: where the
@@ -2128,9 +2132,10 @@ def _section_tops(view: TextView, read: list[Span]) -> list[Pick]:
     titles = [(found.start() + 1, found.end()) for found in _SECTION_TITLE.finditer(text, 0, end)]
     sections: list[tuple[Span, list[Span]]] = []
     for index, (start, after) in enumerate(titles[: 2 * TITLED_SECTIONS]):
-        stop = titles[index + 1][0] if index + 1 < len(titles) else end
+        # Its measured rows, each found by a search from the last, within the section's first `SECTION_ROW_REACH`
+        # characters: a section's rows follow its title and header, and a title of a log's own is no section.
+        stop = min(titles[index + 1][0] if index + 1 < len(titles) else end, after + SECTION_ROW_REACH)
         rows: list[Span] = []
-        # Its measured rows, each found by a search from the last (a section of prose holds none: one C pass).
         place = after - 1
         while len(rows) <= TITLED_ROWS and (found := _MEASURED_ROW_LINE.search(text, place, stop)) is not None:
             rows.append(view.line_at(found.start() + 1))
