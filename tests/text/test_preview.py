@@ -17,7 +17,14 @@ from observable_harness._text import intent as intent_module
 from observable_harness._text.cut import TruncationStrategy, cut_text
 from observable_harness._text.intent import Intent, TermKind, find_matches
 from observable_harness._text.layout import compact_json, lined_json
-from observable_harness._text.preview import Preview, _diff_weight, _listing_weight, _offer, select_preview
+from observable_harness._text.preview import (
+    Preview,
+    _diff_weight,
+    _later_exceptions,
+    _listing_weight,
+    _offer,
+    select_preview,
+)
 from observable_harness._text.scan import usable
 from observable_harness._text.shapes import TextView, _columns, _rare_rows, detect
 from tests.standins import capture, captures, line_with
@@ -1521,3 +1528,20 @@ def test_a_braced_block_the_request_names_is_shown_with_what_it_sets() -> None:
     shown = select_preview(dump, 1_000, intent=intent).text.splitlines()
     assert lines[opening] in shown
     assert '        proxy_read_timeout 15s;' in shown and lines.index('        proxy_read_timeout 15s;') > opening
+
+
+def test_a_logged_exception_line_without_a_traceback_does_not_hide_a_later_traceback_of_its_kind() -> None:
+    # A server logs `ValueError: ...` as one line for a bad request, and later a real `ValueError` traceback. Each
+    # traceback's exception line is found from its header: the line alone is no traceback, and takes no kind's place.
+    lines = ['Traceback (most recent call last):', '  File "app/db.py", line 3, in get', 'KeyError: 7']
+    lines += [f'INFO request {i} ok' for i in range(200)]
+    lines += ['ValueError: bad input from client 7']
+    lines += [f'INFO request {i} ok' for i in range(200, 400)]
+    lines += ['Traceback (most recent call last):', '  File "app/orders.py", line 42, in total']
+    lines += ['    return int(amount)', "ValueError: invalid literal for int() with base 10: 'x'"]
+    lines += [f'INFO request {i} ok' for i in range(400, 600)]
+    view = TextView('\n'.join(lines) + '\n')
+    picks = _later_exceptions(view, {'KeyError'}, 2, 200)
+    shown = {view.content(line.span) for _, group, _ in picks for line in group}
+    assert "ValueError: invalid literal for int() with base 10: 'x'" in shown
+    assert '  File "app/orders.py", line 42, in total' in shown

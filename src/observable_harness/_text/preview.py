@@ -28,7 +28,7 @@ import math
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import islice, pairwise, takewhile
 
@@ -902,7 +902,7 @@ def _later_exceptions(view: TextView, shown: set[str], room: int, limit: int) ->
         return []
     names = set(shown)  # the classes of the exceptions shown already
     out: list[tuple[float, list[_Line], str]] = []
-    for hit in _EXCEPTION_LINE.finditer(text):
+    for hit in _exception_lines(text):
         name = hit.group(1)
         if name in names:
             continue
@@ -920,6 +920,31 @@ def _later_exceptions(view: TextView, shown: set[str], room: int, limit: int) ->
         if not room:
             break
     return out
+
+
+def _exception_lines(text: str) -> Iterator[re.Match[str]]:
+    """The exception lines of `text`, in order: after each traceback's header, the first, when it has at most
+    `LATER_TRACEBACKS` (a search from each header); otherwise every one, in one pass over the text."""
+    headers: list[int] = []
+    found = text.find(_TRACEBACK_HEADER)
+    while found != -1 and len(headers) <= LATER_TRACEBACKS:
+        headers.append(found)
+        found = text.find(_TRACEBACK_HEADER, found + len(_TRACEBACK_HEADER))
+    if len(headers) > LATER_TRACEBACKS:
+        yield from _EXCEPTION_LINE.finditer(text)
+        return
+    for index, header in enumerate(headers):
+        end = headers[index + 1] if index + 1 < len(headers) else len(text)
+        hit = _EXCEPTION_LINE.search(text, header, min(end, header + TRACEBACK_REACH))
+        if hit is not None:
+            yield hit
+
+
+_TRACEBACK_HEADER = 'Traceback (most recent call last)'
+LATER_TRACEBACKS = 64
+"""Tracebacks whose exception lines are found each by a search from its header; a log with more is searched whole."""
+TRACEBACK_REACH = 64 * 1024
+"""Characters after a traceback's header within which its exception line is looked for."""
 
 
 TRACEBACK_KINDS = 3
