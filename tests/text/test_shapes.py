@@ -922,6 +922,18 @@ def test_the_fields_whose_largest_value_stands_out_in_psqls_expanded_display_are
     assert [line for line in shown[:inserted] if line.startswith('relname')][-1] == 'relname          | pg_attribute'
 
 
+def test_psqls_expanded_display_is_read_row_by_row_only_up_to_a_bounded_size() -> None:
+    # Each of its field lines costs a pattern's try and a Python step: a 480 KB display took 20 ms. Past the bound the
+    # digest reads nothing (the display's other picks remain); under it, the same records stand out.
+    stats = (_DATA / 'tables' / 'psql_x_pg_stat_all_tables_churn.txt').read_text(encoding='utf-8')
+    records = stats.split('\n-[ RECORD ')
+    head, rest = records[0], records[1:]
+    grown = head + ''.join(f'\n-[ RECORD {record}' for record in rest * (shapes.ROW_SCAN_CHARS // len(stats) + 1))
+    assert len(stats) <= shapes.ROW_SCAN_CHARS < len(grown)
+    assert shapes._record_extremes(TextView(stats))
+    assert not shapes._record_extremes(TextView(grown))
+
+
 def test_an_id_a_request_names_is_found_in_a_long_text_and_its_long_line_cut_around_it() -> None:
     # `pg_waldump -r Transaction` over a few minutes of WAL (650 KB): a commit a line, and the commit that dropped a
     # partition lists its relations' files on one line of two thousand characters. Asked which transaction dropped the

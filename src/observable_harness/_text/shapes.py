@@ -1761,11 +1761,17 @@ def _node_removed(nodes: list[tuple[int, float, Span]], index: int, removed: lis
 PLAN_DETAIL_CHARS = 2_000
 
 
+ROW_SCAN_CHARS = 160 * 1024
+"""Texts up to this size have every row read by the digests that need them all (a diffstat's largest changes, the
+outliers of psql's expanded display): a pattern tried at each line costs ~0.4 us a line and Python as much again, about
+4 ms at this size; a larger text shows what its other digests find."""
+
+
 def _diffstat_digest(view: TextView) -> list[Pick]:
     """A diffstat's files renamed (`lib/{a.c => b.c}`), when they are few, the files with the most lines changed,
     and those most taken from without a line added (`-` alone: a file removed whole is one): what a file list kept
     beside the code must follow, and where the change is."""
-    if view.total > RARE_LEADING_CHARS:
+    if view.total > ROW_SCAN_CHARS:
         return []
     renamed: list[tuple[int, int, int]] = []  # lines changed, where the line starts, where its count does
     removed: list[tuple[int, int, int]] = []
@@ -1807,11 +1813,15 @@ def _record_extremes(view: TextView) -> list[Pick]:
     """In psql's expanded display, the values many times what most records hold in their field (64,286 rows inserted
     into one table where three in four tables saw a dozen), each with its record's name: the records a reader of the
     whole display would stop at. The values standing out the most first."""
-    if view.total > RARE_LEADING_CHARS:
+    if view.total > ROW_SCAN_CHARS:
         return []
     values: dict[str, list[tuple[float, int]]] = {}
     for hit in _RECORD_NUMBER.finditer(view.text):
-        values.setdefault(hit.group(1), []).append((float(hit.group(2)), hit.start() + 1))
+        field, value = hit.groups()
+        held = values.get(field)
+        if held is None:
+            held = values[field] = []
+        held.append((float(value), hit.start() + 1))
     found: list[tuple[float, int, str]] = []  # how far it stands out, where, its field
     for field, held in values.items():
         if len(held) < RARE_MIN_ROWS:
