@@ -782,11 +782,12 @@ exception a failed try raises costs more than the rest of reading the cell."""
 
 
 def _number(field: str) -> float | None:
+    tried = ''
     if field[:1] in _NUMBER_START or field[:1].isdigit():
         try:
             return float(field)  # most cells a number is read from hold just the number
         except ValueError:
-            pass
+            tried = field
     # The last token: a delimited field may carry a label before its number (`import time:   171`), or a size its
     # unit after it (`8200 kB`, `90 MB`, `0 bytes`: psql's sizes).
     tokens = field.split()
@@ -795,8 +796,8 @@ def _number(field: str) -> float | None:
         scale = unit
         tokens = tokens[:-1]
     field = tokens[-1].rstrip('%').split('/')[0].replace(',', '') if tokens else ''
-    if not field or not (field[:1] in _NUMBER_START or field[:1].isdigit()):
-        return None
+    if not field or field == tried or not (field[:1] in _NUMBER_START or field[:1].isdigit()):
+        return None  # a cell of one token that read as no number (`0t0`, lsof's offset) is not tried again
     try:
         return float(field) * scale
     except ValueError:
