@@ -1228,6 +1228,17 @@ def test_a_report_of_titled_sections_shows_each_sections_top_row_and_its_summary
     assert any(line.endswith('  GC') for line in lines[summary + 2 : summary + 7])
 
 
+def test_a_report_is_searched_whole_for_its_titled_sections_only_up_to_a_bounded_size() -> None:
+    # The search for titles is one pass of a pattern over the whole text (~1 ms per 512 KB): a profile's report of
+    # sections is far smaller than the bound, a half-megabyte log that shows a title in its first lines is not read.
+    report = (_DATA / 'tables' / 'node_prof_process_report_builder.txt').read_text()
+    grown = report + ''.join(f'  {i:>6}    0.1%  filler line {i}\n' for i in range(shapes.SECTION_TOPS_CHARS // 30))
+    assert len(report) <= shapes.SECTION_TOPS_CHARS < len(grown)
+    for text, found in ((report, True), (grown, False)):
+        view = TextView(text)
+        assert bool(shapes._section_tops(view, view.head(40, 64 * 1024))) is found
+
+
 def test_the_project_or_an_acronym_a_request_names_is_no_group_to_rank_within() -> None:
     # `radon cc -s -a pydantic_ai/models` (real). "A CI gate for pydantic-ai's models": `CI` is not the `ci` inside
     # `specific`, and the project the request names is in a sliver of the rows' names; neither is a group whose

@@ -2131,13 +2131,15 @@ def _sort_value(field: str) -> float | None:
 
 SECTION_ROW_REACH = 4 * 1024
 """Characters after a section's title within which its measured rows are looked for."""
+SECTION_TOPS_CHARS = 256 * 1024
+"""Reports up to this size are searched whole for their titled sections (~1 ms per 512 KB); a profile's is far less."""
 
 
 def _section_tops(view: TextView, read: list[Span]) -> list[Pick]:
     """In a report of titled sections of measured rows, each sorted from its largest (V8's `--prof-process`: shared
     libraries, JavaScript, C++, a summary), each section's title and first row, and a short section whole: where the
     time goes by each of its accounts. Found by one search for the titles, where the lines read hold one."""
-    if view.total > RARE_LEADING_CHARS or not any(_SECTION_TITLE.match(f'\n{view.content(span)}\n') for span in read):
+    if view.total > SECTION_TOPS_CHARS or not any(_SECTION_TITLE.match(f'\n{view.content(span)}\n') for span in read):
         return []  # a report shows a title in its first lines or its sample; a log searched whole for none costs
     text, end = view.text, view.end
     titles = [(found.start() + 1, found.end()) for found in _SECTION_TITLE.finditer(text, 0, end)]
