@@ -8,6 +8,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from observable_harness._text import lines as lines_module
 from observable_harness._text.lines import (
     _PROGRESS,
     _STRONG_ERROR,
@@ -269,3 +270,19 @@ def test_the_words_that_rule_a_line_out_are_in_every_line_the_error_regexes_matc
 )
 def test_a_checkers_own_account_of_its_run_is_a_summary(line: str) -> None:
     assert classify_line(line) is LineClass.summary
+
+
+def test_a_line_repeated_word_for_word_is_classified_once_per_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A progress line or a warning printed again and again: its class depends on its text alone.
+    calls: list[str] = []
+    classify = lines_module._classify
+
+    def counted(line: str, alert: bool) -> LineClass:
+        calls.append(line)
+        return classify(line, alert)
+
+    monkeypatch.setattr(lines_module, '_classify', counted)
+    batch = ['worker-3 processed batch', 'ERROR: disk full', 'worker-3 processed batch', 'ERROR: disk full', '']
+    found = classify_lines(batch)
+    assert sorted(set(calls)) == sorted(calls) == sorted(set(batch))
+    assert found.bases == [LineClass.normal, LineClass.error, LineClass.normal, LineClass.error, LineClass.blank]

@@ -445,8 +445,11 @@ def classify_lines(lines: Sequence[str]) -> Classification:
     alerts = _alert_lines(lines)
     previous_shape: bytes | None = None
     previous_base: LineClass | None = None
+    seen: dict[str, LineClass] = {}  # a line repeated word for word (a progress line, a warning) is classified once
     for index, line in enumerate(lines):
-        base = _classify(line, index in alerts)
+        base = seen.get(line)
+        if base is None:
+            base = seen[line] = _classify(line, index in alerts)
         if base is LineClass.blank:
             classes.append(base)
             bases.append(base)
