@@ -4,7 +4,8 @@ Run with the bench interpreter: `bash bench/setup_env.sh` then `bench/.venv/bin/
 (`--search-only` times the path an install without the `fast` extra takes).
 
 Each real capture of `bench/standins/captures/` is repeated to 1 MB (so its shape holds over the whole
-megabyte) and previewed at the spill's default budget (1,000 characters) by:
+megabyte; `--size` sets another size: the digests that read a whole text run only up to 160-512 KB, so a
+smaller size times them) and previewed at the spill's default budget (1,000 characters) by:
 
 - `salient` — the class-based excerpt stand-ins used before intent and shape (`_salient_baseline.py`);
 - `preview` — `select_preview` without intent (shape and line classes);
@@ -38,11 +39,11 @@ SIZE = 1_000_000
 BUDGET = 1_000
 
 
-def payloads() -> list[tuple[str, str, Intent]]:
+def payloads(size: int = SIZE) -> list[tuple[str, str, Intent]]:
     raw = json.loads((HERE / 'cases.json').read_text(encoding='utf-8'))
     # The log bench_hooks spills (one line shape, 1 MB): where today's preview costs its ~5 ms.
     line = '2026-11-29T10:00:00 INFO worker-3 processed batch 123456 in 12.5 ms status=ok\n'
-    hooks_log = (line * (SIZE // len(line) + 1))[:SIZE]
+    hooks_log = (line * (size // len(line) + 1))[:size]
     out: list[tuple[str, str, Intent]] = [
         ('bench_hooks log', hooks_log, Intent.gather(prompt='Did worker-3 process batch 123456?'))
     ]
@@ -50,14 +51,14 @@ def payloads() -> list[tuple[str, str, Intent]]:
         text = (HERE / 'captures' / case['file']).read_text(encoding='utf-8')
         if case.get('structured'):
             text = compact_json(json.loads(text))
-        megabyte = (text * (SIZE // len(text) + 1))[:SIZE]
+        sized = (text * (size // len(text) + 1))[:size]
         intent = Intent.gather(args=case['args'], text=case['model_text'], prompt=case['user_prompt'])
-        out.append((case['id'], megabyte, intent))
+        out.append((case['id'], sized, intent))
     return out
 
 
-def main(rounds: int) -> None:
-    cases = payloads()
+def main(rounds: int, size: int = SIZE) -> None:
+    cases = payloads(size)
     # The write's UTF-8, encoded once per capture outside the timing: a spill pays for it to write.
     encoded = {id(text): text.encode('utf-8', 'surrogatepass') for _, text, _ in cases}
     impls: dict[str, Callable[[str, Intent], object]] = {
@@ -69,7 +70,7 @@ def main(rounds: int) -> None:
         ),
     }
     names = list(impls)
-    print(f'milliseconds to choose a {BUDGET:,}-char preview of 1 MB (median of {rounds} rounds)\n')
+    print(f'milliseconds to choose a {BUDGET:,}-char preview of {size:,} characters (median of {rounds} rounds)\n')
     header = (
         f'{"capture":<22}'
         + ''.join(f'{name:>16}' for name in names)
@@ -119,8 +120,9 @@ if __name__ == '__main__':
     parser = argparse.ArgumentParser(description='Cost of choosing a preview for 1 MB, by shape')
     parser.add_argument('--rounds', type=int, default=15)
     parser.add_argument('--search-only', action='store_true', help='no multi-literal engine: the path without `fast`')
+    parser.add_argument('--size', type=int, default=SIZE, help='characters each capture is repeated or cut to')
     arguments = parser.parse_args()
     if arguments.search_only:
         search_only()
     print(f'multi-literal engine: {"none (searches with str.find)" if not scan.usable("hyperscan") else "hyperscan"}')
-    main(arguments.rounds)
+    main(arguments.rounds, arguments.size)
