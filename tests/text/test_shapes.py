@@ -1333,3 +1333,21 @@ def test_a_titled_section_is_read_for_its_rows_only_under_its_title() -> None:
     view = TextView(f'Bisecting: 3 revisions left to test after this\n{steps}')
     read = view.head(40, 64 * 1024)
     assert not shapes._section_tops(view, read)
+
+
+def test_a_clients_transcript_of_a_redirect_loop_shows_each_kind_of_response_once() -> None:
+    # `curl -v -L` (real) against a login that redirects to a dashboard that redirects back to the login, thirty
+    # times over. What bounces where: each status line once, with where it sends the client and the headers only
+    # that kind of response carries; the date, length and server every response has tell nothing.
+    transcript = gzip.decompress((_DATA / 'logs' / 'curl_v_login_redirect_loop.txt.gz').read_bytes()).decode()
+    shown = select_preview(transcript, 1_000).text.splitlines()
+    for line in (
+        '< HTTP/1.1 302 Found',
+        '< Location: /dashboard?next=/login',
+        '< Vary: Cookie',
+        '< HTTP/1.1 303 See Other',
+        '< Location: /login',
+        '< Strict-Transport-Security: max-age=63072000',
+        'curl: (47) Maximum (30) redirects followed',
+    ):
+        assert line in shown, line

@@ -1566,12 +1566,73 @@ def digest(
             *_rare_leading(view, head, tail, sample),
             *_keyed_outliers(view, [*head, *sample, *tail]),
             *_section_tops(view, [*head, *sample, *tail]),
+            *_http_exchanges(view, [*head, *sample, *tail]),
         ]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
     if kind is ShapeKind.key_value:
         return _final_report(view, tail)
     return []
+
+
+_HTTP_STATUS = re.compile(r'(?:< |  )?HTTP/\d(?:\.\d)? \d{3}\b')
+"""A response's status line as a client prints it: curl's `-v` (`< HTTP/1.1 308 PERMANENT REDIRECT`), `-i`, wget's
+`-S` (indented)."""
+_HTTP_STATUS_LINE = re.compile(r'\n((?:< |  )?)HTTP/\d(?:\.\d)? \d{3}\b[^\n]*')
+_HTTP_HEADER = re.compile(r'(?:< |  )?([A-Za-z][\w-]*): ')
+_VOLATILE_HEADERS = frozenset(('date', 'content-length', 'etag', 'set-cookie', 'server', 'connection', 'x-request-id'))
+"""Headers every response carries with its own value: they tell one kind of response from another by nothing."""
+HTTP_SCAN_CHARS = 256 * 1024
+"""Client transcripts up to this size are read for the kinds of response in them."""
+HTTP_KINDS = 4
+"""Kinds of response (distinct status lines) a client transcript's digest shows, in the order they first came."""
+HTTP_RESPONSES = 256
+"""Responses read, at most."""
+
+
+def _http_exchanges(view: TextView, read: list[Span]) -> list[Pick]:
+    """In a client's transcript of many responses (`curl -v -L` in a redirect loop), each kind of response once, as it
+    first came: its status line, where it sends the client (`Location`) and the headers only that kind carries (the
+    `Cache-Control` that makes a browser keep a redirect). What bounces where, where the transcript repeats it."""
+    if view.total > HTTP_SCAN_CHARS or not any(_HTTP_STATUS.match(view.content(span)) for span in read):
+        return []
+    text = view.text
+    kinds: dict[str, list[Span]] = {}  # status line -> its first response: the status line and its headers
+    for count, found in enumerate(_HTTP_STATUS_LINE.finditer(text, 0, view.end)):
+        if count == HTTP_RESPONSES:
+            break
+        status = found.group(0).strip()
+        if status in kinds:
+            continue
+        prefix = found.group(1)
+        lines = [view.line_at(found.start() + 1)]
+        below = view.next_line(lines[0])
+        while below is not None and len(lines) < 40:
+            header = view.content(below)
+            if not header.startswith(prefix) or not _HTTP_HEADER.match(header):
+                break
+            lines.append(below)
+            below = view.next_line(below)
+        kinds[status] = lines
+    if len(kinds) < 2:
+        return []
+    names = [{_header_name(view.content(line)) for line in lines[1:]} for lines in kinds.values()]
+    everywhere: set[str] = set[str].intersection(*names)
+    picks: list[Pick] = []
+    for rank, lines in enumerate(list(kinds.values())[:HTTP_KINDS]):
+        telling = [
+            line
+            for line in lines[1:]
+            if (name := _header_name(view.content(line))) == 'location'
+            or (name not in everywhere and name not in _VOLATILE_HEADERS)
+        ]
+        picks.append(Pick(HEADER_PRIORITY - 2 - rank * 0.01, (lines[0], *telling[:3]), 'rare'))
+    return picks
+
+
+def _header_name(line: str) -> str:
+    found = _HTTP_HEADER.match(line)
+    return found.group(1).lower() if found else ''
 
 
 _GDB_THREAD = re.compile(r'Thread \d+ \(.*\):$')
