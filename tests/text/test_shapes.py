@@ -1351,3 +1351,24 @@ def test_a_clients_transcript_of_a_redirect_loop_shows_each_kind_of_response_onc
         'curl: (47) Maximum (30) redirects followed',
     ):
         assert line in shown, line
+
+
+def test_a_builds_sizes_sorted_under_its_other_output_are_read_from_their_largest() -> None:
+    # `vite build --debug` (real) of an app of forty lazily loaded pages: its resolved configuration, then each file it
+    # wrote with its size, `index.html` first and the chunks from the smallest up, then `✓ built in`. Asked which
+    # chunk is the biggest, the end of that list answers, above the configuration's lines that share the request's
+    # words (`build`, `production`, `index`).
+    output = (_DATA / 'logs' / 'vite_build_debug_pages.txt').read_text(encoding='utf-8')
+    intent = Intent.gather(
+        args={'command': 'npx vite build --debug'},
+        text="I'll run a production build with debug output to see the chunk sizes.",
+        prompt='The app got slow to load on mobile. Do a production build and tell me which chunk is the biggest and '
+        'how big the main index bundle is.',
+    )
+    shown = select_preview(output, 1_000, intent=intent).text.splitlines()
+    for line in (
+        'dist/assets/page17-Bve8iFD5.js  60.28 kB │ gzip: 42.87 kB',
+        'dist/assets/page31-DN8gp7BD.js  25.88 kB │ gzip: 18.49 kB',
+        'dist/assets/index-D2hg6YqT.js    3.89 kB │ gzip:  1.55 kB',
+    ):
+        assert line in shown, line

@@ -2151,32 +2151,50 @@ def _sorted_ends(view: TextView, head: list[Span], tail: list[Span]) -> list[Pic
         if len(lines) < SORTED_READ // 2:
             continue
         contents = [view.content(span) for span in lines]
-        measured = _sorted_by(contents)
-        if measured:
-            picks += [
-                Pick((SORTED_TOP_PRIORITY if rank < SORTED_TOP else HEADER_PRIORITY) - 1 - rank * 0.01, (span,), 'top')
-                for rank, span in enumerate(lines[:SORTED_SHOWN])
-            ]
+        if not _sorted_by(contents):
+            # A line closing the list (`✓ built in 8.62s` under a build's sizes) or opening it is not of it.
+            if not _sorted_by(contents[1:], distinct=True):
+                continue
+            lines = lines[1:]
+        picks += [
+            Pick((SORTED_TOP_PRIORITY if rank < SORTED_TOP else HEADER_PRIORITY) - 1 - rank * 0.01, (span,), 'top')
+            for rank, span in enumerate(lines[:SORTED_SHOWN])
+        ]
     return picks
 
 
-def _sorted_by(lines: list[str]) -> bool:
+def _sorted_by(lines: list[str], *, distinct: bool = False) -> bool:
     """Whether, from the first of `lines` on, one of their first fields or their last falls or stays, taking at least
     three values over a range: the lines are sorted by it, the largest first. A field is ruled out at the first line
-    that does not hold a number there or holds a larger one (a log's lines, most often, at once)."""
+    that does not hold a number there or holds a larger one (a log's lines, most often, at once), unless a run of
+    `SORTED_RUN` lines came before it: the list then ends there."""
     for position in _SORT_FIELDS:
         read = _field_reader(position)
         values: list[float] = []
+        part = distinct
+        bracketed = False
         for line in lines:
             field = read(line)
             value = _sort_value(field) if field is not None else None
             if value is None or (values and value > values[-1]):
+                # The list may end within the lines read (a build's sizes under its `index.html`) after a run of them.
+                values = values if len(values) >= SORTED_RUN else []
+                part = True
                 break
+            bracketed = bracketed or field is None or field.startswith('[')
             values.append(value)
-        else:
-            if len(set(values)) >= 3 and values[-1] > 0 and values[0] >= SORTED_SPREAD * values[-1]:
-                return True
+        # A list sorted by its sizes holds many different ones, where a field that merely repeats or counts up (a log's
+        # process ids, `[1970]` four times, read from the end) is a run by chance: told apart where the list is taken
+        # from part of the lines read.
+        if part and (bracketed or 3 * len(set(values)) <= len(values)):
+            continue
+        if len(set(values)) >= 3 and values[-1] > 0 and values[0] >= SORTED_SPREAD * values[-1]:
+            return True
     return False
+
+
+SORTED_RUN = 8
+"""Lines a sorted list holds at least, when others follow it in the lines read."""
 
 
 _SORT_FIELDS = (0, 1, 2, 3, -1)
