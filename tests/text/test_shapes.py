@@ -1372,3 +1372,17 @@ def test_a_builds_sizes_sorted_under_its_other_output_are_read_from_their_larges
         'dist/assets/index-D2hg6YqT.js    3.89 kB │ gzip:  1.55 kB',
     ):
         assert line in shown, line
+
+
+def test_a_list_of_statuses_shows_the_few_lines_ending_otherwise() -> None:
+    # `md5sum -c` (real) over four hundred of git's documentation files, two of them edited and one removed: four
+    # hundred `path: OK` lines, and the few ending in `FAILED` or `No such file or directory` are the answer.
+    listing = (_DATA / 'listing' / 'md5sum_c_git_docs_tampered.txt').read_text(encoding='utf-8')
+    shown = select_preview(listing, 1_000).text.splitlines()
+    for line in (
+        'usr/share/doc/git/README.Debian: FAILED',
+        'usr/share/doc/git/RelNotes/1.7.5.3.txt: FAILED',
+        'md5sum: usr/share/doc/git/RelNotes/2.16.3.txt: No such file or directory',
+        'md5sum: WARNING: 2 computed checksums did NOT match',
+    ):
+        assert line in shown, line

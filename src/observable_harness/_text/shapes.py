@@ -1571,7 +1571,7 @@ def digest(
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
     if kind is ShapeKind.key_value:
-        return _final_report(view, tail)
+        return [*_final_report(view, tail), *_rare_statuses(view)]
     return []
 
 
@@ -1633,6 +1633,31 @@ def _http_exchanges(view: TextView, read: list[Span]) -> list[Pick]:
 def _header_name(line: str) -> str:
     found = _HTTP_HEADER.match(line)
     return found.group(1).lower() if found else ''
+
+
+_STATUS_LINE = re.compile(r'^[^\n]*: ([^:\n]{1,40})$', re.MULTILINE)
+"""A line ending in a value after its last colon: `usr/bin/docutils: OK`, `pkg/util.py: FAILED`."""
+STATUS_SHARE = 0.8
+"""Share of such lines one value must hold for the values to be statuses (most things OK, a few not)."""
+
+
+def _rare_statuses(view: TextView) -> list[Pick]:
+    """In a list of statuses (`md5sum -c`'s `path: OK`, a checker's `name: passed`), the few lines ending in another
+    value (`FAILED`, `No such file or directory`): what the list is read for, wherever they are in it."""
+    if view.total > ROW_SCAN_CHARS:
+        return []
+    places: dict[str, list[int]] = {}
+    for found in _STATUS_LINE.finditer(view.text, 0, view.end):
+        places.setdefault(found.group(1).strip(), []).append(found.start())
+    total = sum(len(held) for held in places.values())
+    if total < RARE_MIN_ROWS or max(len(held) for held in places.values()) < STATUS_SHARE * total:
+        return []
+    counts = Counter({value: len(held) for value, held in places.items()})
+    odd = rare_values(counts, max(2, total // 100))
+    chosen = sorted(place for value in odd for place in places[value])
+    return [
+        Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(place),), 'rare') for rank, place in enumerate(chosen)
+    ]
 
 
 _GDB_THREAD = re.compile(r'Thread \d+ \(.*\):$')
