@@ -1386,3 +1386,19 @@ def test_a_list_of_statuses_shows_the_few_lines_ending_otherwise() -> None:
         'md5sum: WARNING: 2 computed checksums did NOT match',
     ):
         assert line in shown, line
+
+
+def test_a_report_of_blocks_under_their_totals_shows_the_largest_blocks_and_their_costliest_rows() -> None:
+    # `kernprof -l -v --skip-zero -p difflib` (real) of a script diffing a licence text: fourteen functions, each a
+    # table under its `Total time:`. Where the time goes: the two largest totals with the function each is of, and in
+    # each the line that takes nearly all of it.
+    report = gzip.decompress((_DATA / 'tables' / 'kernprof_difflib_skip_zero.txt.gz').read_bytes()).decode()
+    shown = select_preview(report, 1_000).text.splitlines()
+    for line in (
+        'Total time: 0.343066 s',
+        'Function: SequenceMatcher.get_matching_blocks at line 421',
+        'Total time: 0.336077 s',
+        'Function: SequenceMatcher.ratio at line 597',
+    ):
+        assert line in shown, line
+    assert any(line.endswith('i, j, k = x = self.find_longest_match(alo, ahi, blo, bhi)') for line in shown)

@@ -1529,7 +1529,8 @@ def digest(
     """Lines a preview of this shape should keep, by priority, when no intent chooses them."""
     kind = shape.kind
     if kind is ShapeKind.table:
-        return _table_digest(view, shape, head)
+        # A profiler's tables, one a function under its total (line_profiler's), are read by their totals too.
+        return [*_table_digest(view, shape, head), *_block_totals(view)]
     if kind is ShapeKind.history:
         return _history_digest(view, head, shape.variant)
     if kind is ShapeKind.diff:
@@ -1567,6 +1568,7 @@ def digest(
             *_keyed_outliers(view, [*head, *sample, *tail]),
             *_section_tops(view, [*head, *sample, *tail]),
             *_http_exchanges(view, [*head, *sample, *tail]),
+            *_block_totals(view),
         ]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
@@ -1658,6 +1660,72 @@ def _rare_statuses(view: TextView) -> list[Pick]:
     return [
         Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(place),), 'rare') for rank, place in enumerate(chosen)
     ]
+
+
+_BLOCK_TOTAL = re.compile(r'^([A-Z][A-Za-z ]{2,30}?): +(\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?) ?[a-zµ]{0,3}$', re.MULTILINE)
+"""A block's total on a line of its own: line_profiler's `Total time: 19.7694 s` over each function it profiled."""
+_BLOCK_LABEL = re.compile(r'[A-Z][\w ]{1,20}: \S')
+"""A label under a block's total saying what the block is of: `File: ...`, `Function: Number.cast at line 54`."""
+BLOCK_TOTALS = 2
+"""Blocks of a report of repeated blocks whose total, labels and top rows its digest shows, the largest first."""
+BLOCK_ROWS = 2
+"""Rows of such a block shown: those with the largest share in its `%` column."""
+BLOCK_ROW_SHARE = 10.0
+"""Share (in percent) of its block a row must hold to be shown with it."""
+BLOCK_READ_LINES = 400
+"""Lines of a block read for its top rows, at most."""
+_SHARE_VALUE = re.compile(r'\d+(?:\.\d+)?')
+
+
+def _block_totals(view: TextView) -> list[Pick]:
+    """In a report of repeated blocks, each opening with its total (line_profiler's `Total time:` over every function),
+    the blocks with the largest totals: the total, the labels under it (the file, the function) and the rows with
+    the largest share of it (the line that takes 90% of the time). Where the time goes, block by block."""
+    if view.total > ROW_SCAN_CHARS:
+        return []
+    text, end = view.text, view.end
+    by_key: dict[str, list[tuple[float, int]]] = {}
+    for found in _BLOCK_TOTAL.finditer(text, 0, end):
+        by_key.setdefault(found.group(1), []).append((float(found.group(2).replace(',', '')), found.start()))
+    blocks = max(by_key.values(), key=len) if by_key else []
+    if len(blocks) < 3:
+        return []
+    ordered = sorted(value for value, _ in blocks)
+    if ordered[-1] <= 0 or ordered[-1] < 2 * ordered[len(ordered) // 2]:
+        return []  # totals alike: no block stands out
+    starts = sorted(place for _, place in blocks)
+    picks: list[Pick] = []
+    for rank, (_, place) in enumerate(sorted(blocks, key=lambda block: (-block[0], block[1]))[:BLOCK_TOTALS]):
+        total = view.line_at(place)
+        following = starts[bisect_right(starts, place)] if bisect_right(starts, place) < len(starts) else end
+        labels: list[Span] = []
+        below = view.next_line(total)
+        while below is not None and len(labels) < 2 and _BLOCK_LABEL.match(view.content(below)):
+            labels.append(below)
+            below = view.next_line(below)
+        rows = _block_top_rows(view, total[1], following)
+        picks.append(Pick(HEADER_PRIORITY - 1.5 - rank * 0.01, (total, *labels, *rows), 'rare'))
+    return picks
+
+
+def _block_top_rows(view: TextView, start: int, stop: int) -> list[Span]:
+    """The rows of the block in `[start, stop)` with the largest values under its header's `%` column."""
+    column = -1
+    rows: list[tuple[float, Span]] = []
+    line = view.next_line((start, start))
+    for _ in range(BLOCK_READ_LINES):
+        if line is None or line[0] >= stop:
+            break
+        content = view.content(line)
+        if column < 0:
+            column = content.find('%') if '%' in content and not content.lstrip()[:1].isdigit() else -1
+        elif content.strip() and not is_rule(content):
+            shares = _SHARE_VALUE.findall(content, max(0, column - 6), column + 7)
+            if shares and float(shares[-1]) >= BLOCK_ROW_SHARE:
+                rows.append((float(shares[-1]), line))
+        line = view.next_line(line)
+    rows.sort(key=lambda row: (-row[0], row[1]))
+    return sorted(span for _, span in rows[:BLOCK_ROWS])
 
 
 _GDB_THREAD = re.compile(r'Thread \d+ \(.*\):$')
