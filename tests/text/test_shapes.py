@@ -1402,3 +1402,15 @@ def test_a_report_of_blocks_under_their_totals_shows_the_largest_blocks_and_thei
     ):
         assert line in shown, line
     assert any(line.endswith('i, j, k = x = self.find_longest_match(alo, ahi, blo, bhi)') for line in shown)
+
+
+def test_a_tools_messages_under_its_name_are_a_log_and_its_error_is_shown() -> None:
+    # `autoreconf -fi -Wall -v -v` (real) of a project whose configure.ac lists a Makefile it has no Makefile.am for:
+    # seven hundred `aclocal: found macro ...` and `automake: thread 0: ...` lines, each a message under its tool's
+    # name, not a dump of keys, and the one error that says why the run failed thirty lines above its end.
+    output = gzip.decompress((_DATA / 'logs' / 'autoreconf_v_missing_makefile_am.txt.gz').read_bytes()).decode()
+    preview = select_preview(output, 1_000)
+    assert preview.shape == 'log'
+    shown = preview.text.splitlines()
+    assert "configure.ac:6: error: required file 'docs/Makefile.in' not found" in shown
+    assert 'autoreconf: error: automake failed with exit status: 1' in shown

@@ -570,9 +570,18 @@ def _json_opening(head_lines: list[str]) -> bool:
 
 def _varied_keys(lines: list[str]) -> bool:
     """Whether the keys of `key = value` lines vary, as a dump's do: one key on line after line (`Downloading:`
-    over a progress bar's every step) is a log's prefix."""
-    keys = [found.group().strip() for line in lines if (found := _KEY_VALUE.match(line))]
-    return len(set(keys)) >= min(3, len(keys))
+    over a progress bar's every step) is a log's prefix. Nor are they keys when most of what follows them is a
+    sentence: `aclocal: found macro PKG_PROG_PKG_CONFIG in m4/pkg.m4: 58`, a tool's messages under its name."""
+    found = [(found.group().strip(), line[found.end() :]) for line in lines if (found := _KEY_VALUE.match(line))]
+    keys = [key for key, _ in found]
+    messages = sum(1 for _, value in found if value.count(' ') >= MESSAGE_WORDS - 1)
+    return len(set(keys)) >= min(3, len(keys)) and messages <= MESSAGE_SHARE * len(found)
+
+
+MESSAGE_WORDS = 5
+"""Words of a value that make it a message rather than a setting."""
+MESSAGE_SHARE = 0.5
+"""Share of a dump's values that may be messages: more, and the lines are a log whose lines name their tool."""
 
 
 _STANZA_KEY = re.compile(r'([A-Z][\w-]*): ')
