@@ -21,7 +21,6 @@ from tests.otel import OTelHarness
 from observable_harness import ToolOutputLimits
 from observable_harness._text import preview as preview_module
 from observable_harness._text.hashing import content_hash
-from observable_harness._text.layout import utf8
 from observable_harness.telemetry import names
 from observable_harness.tool_output_limits import Band, LocalFileStore, Spill, Truncate
 from observable_harness.tool_output_limits import _capability as capability_module
@@ -208,46 +207,3 @@ def test_a_fault_in_choosing_the_preview_keeps_the_spill_and_shows_the_ends(
     assert 'Preview (first ' in stand_in and PAYLOAD.splitlines()[0] in stand_in and 'exit status 1' in stand_in
     [warning] = [record.getMessage() for record in caplog.records if 'preview failed' in record.getMessage()]
     assert 'IndexError' in warning and 'a bug in a shape rule' not in warning
-
-
-def test_text_outside_ascii_is_encoded_on_the_loop_so_the_worker_goes_straight_to_its_scan(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Encoding holds the GIL wherever it runs: on the worker it would hold up the preview as long, and the worker
-    # would reach its scan (which runs beside the preview) only after it.
-    encoders: list[int] = []
-    encode = utf8
-
-    def recorded(text: str) -> bytes:
-        encoders.append(threading.get_ident())
-        return encode(text)
-
-    monkeypatch.setattr('observable_harness.tool_output_limits._payload.utf8', recorded)
-    loop_threads: list[int] = []
-    result = _agent(ToolOutputLimits(store=LocalFileStore(base_dir=tmp_path)), loop_threads).run_sync('go')
-
-    assert encoders == loop_threads
-    [stand_in] = [text_of(part) for part in tool_returns(result.all_messages(), 'deploy')]
-    assert 'caf\u00e9'.encode() in (tmp_path / handle_in(stand_in)).read_bytes()
-
-
-def test_once_the_worker_runs_the_loop_waits_for_it_to_reach_its_write(monkeypatch: pytest.MonkeyPatch) -> None:
-    # What the worker does before its write (the rest of its scan, replacing secrets, opening the file) needs the
-    # GIL: it runs while the loop's thread waits, or after the stand-in. Only a worker not yet started is given up on.
-    unit = Measurer(serializer=None, over_tokens=False, tokenizer=None, strip_ansi=False).unit(
-        PAYLOAD, tool_name='deploy', tool_call_id='x', part='return_value', key='k'
-    )
-    job = capability_module._SpillJob(unit, None, LocalFileStore())
-    waits: list[float] = []
-    for stage in job._stages:
-
-        def counted(timeout: float | None = None) -> bool:
-            waits.append(timeout or 0.0)
-            return len(waits) == 1  # in its scan at once; its write not reached in time
-
-        monkeypatch.setattr(stage, 'wait', counted)
-    job.hand_over()
-    job.hand_over()
-    job.hand_over()
-    assert waits == [capability_module.HANDOVER_WAIT, capability_module.WRITE_WAIT]
-    assert capability_module.WRITE_WAIT >= 100 * capability_module.HANDOVER_WAIT

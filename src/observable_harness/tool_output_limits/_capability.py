@@ -203,14 +203,9 @@ class _Env:
 
 
 HANDOVER_WAIT = 0.0003
-"""Seconds the event loop's thread waits at most for the spill's worker to reach its scan: room for a pool thread to
-wake and hash the payload. A worker that takes longer waits for a thread of the pool: it is not waited for again."""
-
-
-WRITE_WAIT = 0.05
-"""Seconds the event loop's thread waits at most, once the worker is running, for it to reach its write: what it does
-before (its scan, replacing secrets, opening the file) needs the GIL the loop's thread would hold meanwhile, so it
-runs then or after the stand-in, not beside it; the write itself runs beside the rest of the stand-in."""
+"""Seconds the event loop's thread waits at most for the spill's worker to reach its next step that releases the GIL:
+room for a pool thread to wake and open a file, not for a worker's own work under the GIL (encoding text outside
+ASCII, replacing secrets), during which the loop could have gone on with its own work."""
 
 
 class _SpillJob:
@@ -274,7 +269,7 @@ class _SpillJob:
             return
         stage = self._stages[self._handed]
         self._handed += 1
-        if not stage.wait(HANDOVER_WAIT if self._handed == 1 else WRITE_WAIT):
+        if not stage.wait(HANDOVER_WAIT):
             self._handed = len(self._stages)
 
 

@@ -65,13 +65,11 @@ class Spill(ReductionAction):
         # `then` takes over.
         positional = self.preview is not TruncationStrategy.salient
         intent = None if positional or unit.text is None else env.intent
-        # The UTF-8 the write needs is encoded here, before the worker starts: encoding holds the GIL wherever it runs,
-        # and on the worker it would hold up the preview as long while the worker reached its scan later. The preview
-        # searches the same bytes: an ASCII text's for its markers, any text's for the request's terms.
+        # The preview searches the UTF-8 the write needs too, encoded here once before the worker starts: an ASCII
+        # text's (a copy) for its markers, another's (a real encode) only when there are request terms to find.
         text = unit.text
         wanted = text is not None and not positional and (text.isascii() or bool(intent))
-        data = unit.data if text is not None and not positional else None
-        utf8 = data if wanted else None
+        utf8 = unit.data if wanted else None
         pending = env.begin_store(unit)
         try:
             if not positional:  # a cut by position is done in microseconds: nothing to run beside it
