@@ -15,7 +15,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from observable_harness._text.preview import select_preview
-from observable_harness._text.shapes import _SIZE_UNITS, _column_reader, _fields, _number, _pytest_line, is_rule
+from observable_harness._text.shapes import (
+    _CODE_STYLES,
+    _SIZE_UNITS,
+    _column_reader,
+    _fields,
+    _number,
+    _pytest_line,
+    is_rule,
+)
 
 _PLAIN_RULE = re.compile(r'\s*[-=+|: ]*[-=]{3,}[-=+|: ]*\s*$')
 _PLAIN_PYTEST = re.compile(
@@ -109,3 +117,20 @@ def test_a_plan_whose_title_is_padded_to_the_width_of_its_lines_is_previewed_in_
     preview = select_preview(text, 1_000)
     assert 'QUERY PLAN' in preview.text
     assert preview.kept_chars + preview.cut_chars == len(text)
+
+
+_DIAGNOSTIC_PIECES = st.sampled_from(
+    [
+        *(' ', '\n', '\t', 'x', 'a.b', ':12:', ':3:4: ', 'E501', 'TS2322', 'error', 'warning', 'error ', 'warning '),
+        *(' [', '[', ']', '  [', 'ref.doc', 'nullPointer', '-Wall', 'error[E0308]', 'warning[E0599]', 'F401 '),
+        *('^-- ', '^--^ ', 'SC2086 (info): ', '>> Issue: [B101:', ' ==> ', 'a.b.c', '\n\n'),
+    ]
+)
+
+
+@given(st.lists(_DIAGNOSTIC_PIECES, max_size=30).map(''.join))
+def test_a_census_of_codes_finds_what_each_styles_plain_pattern_finds(text: str) -> None:
+    # The census runs a form opening with a literal over the whole text (the regex engine skips to it), where the
+    # plain pattern opens with `^`, `\s*` or a look-behind and is tried at every character.
+    for style in _CODE_STYLES:
+        assert style.census(text) == style.pattern.findall(text), style.token

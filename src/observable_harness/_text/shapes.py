@@ -3545,19 +3545,51 @@ class _CodeStyle:
     """One group: the code. Run over a whole text for a census, over single lines to recognise the style."""
     token: str
     """`{code}` in the text around it, for a C-speed search of its first occurrence."""
+    whole: re.Pattern[str] | None = None
+    """The same codes from a whole text, faster: opening with a literal, which the regex engine skips to, where
+    `pattern` opens with `^`, `\\s*` or a look-behind and is tried at every character (3 ms per 160 KB). One that
+    opens with a line break is run over the text with one in front."""
+
+    def census(self, text: str) -> list[str]:
+        """Every code in `text`, in order."""
+        if self.whole is None:
+            return self.pattern.findall(text)
+        return self.whole.findall(f'\n{text}' if self.whole.pattern.startswith('\\n') else text)
 
 
 _CODE_STYLES = (
     _CodeStyle(re.compile(r'  \[([a-z][a-z0-9-]*)\]$', re.MULTILINE), '  [{code}]'),  # mypy
     _CodeStyle(re.compile(r' \[(-W[\w=+-]+)\]$', re.MULTILINE), '[{code}]'),  # gcc, clang
     _CodeStyle(re.compile(r':\d+(?::\d+)?:? ([A-Z]{1,4}\d{2,5})\b'), ' {code}'),  # ruff, flake8, pylint
-    _CodeStyle(re.compile(r'\b(?:error|warning) (TS\d{3,5}):'), ' {code}:'),  # tsc
-    _CodeStyle(re.compile(r'^(?:error|warning)\[([A-Z]\d{4})\]', re.MULTILINE), '[{code}]'),  # rustc, cargo
-    _CodeStyle(re.compile(r'^([A-Z]{1,4}\d{2,5}) (?=\S)', re.MULTILINE), '\n{code} '),  # ruff's full format
-    _CodeStyle(re.compile(r'(?<=\S) \[([a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*)\]$', re.MULTILINE), ' [{code}]'),  # sphinx
-    _CodeStyle(re.compile(r'(?<=\S) \[([a-z][A-Za-z0-9_]*)\]$', re.MULTILINE), ' [{code}]'),  # cppcheck
-    _CodeStyle(_CARET, ' {code} ('),  # shellcheck
-    _CodeStyle(re.compile('^' + _ISSUE.pattern, re.MULTILINE), '>> Issue: [{code}:'),  # bandit
+    _CodeStyle(
+        re.compile(r'\b(?:error|warning) (TS\d{3,5}):'),
+        ' {code}:',
+        re.compile(r'(TS(?:(?<=\berror TS)|(?<=\bwarning TS))\d{3,5}):'),
+    ),  # tsc
+    _CodeStyle(
+        re.compile(r'^(?:error|warning)\[([A-Z]\d{4})\]', re.MULTILINE),
+        '[{code}]',
+        re.compile(r'\n(?:error|warning)\[([A-Z]\d{4})\]'),
+    ),  # rustc, cargo
+    _CodeStyle(
+        re.compile(r'^([A-Z]{1,4}\d{2,5}) (?=\S)', re.MULTILINE),
+        '\n{code} ',
+        re.compile(r'\n([A-Z]{1,4}\d{2,5}) (?=\S)'),
+    ),  # ruff's full format
+    _CodeStyle(
+        re.compile(r'(?<=\S) \[([a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*)\]$', re.MULTILINE),
+        ' [{code}]',
+        re.compile(r'\[(?<=\S \[)([a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*)\]$', re.MULTILINE),
+    ),  # sphinx
+    _CodeStyle(
+        re.compile(r'(?<=\S) \[([a-z][A-Za-z0-9_]*)\]$', re.MULTILINE),
+        ' [{code}]',
+        re.compile(r'\[(?<=\S \[)([a-z][A-Za-z0-9_]*)\]$', re.MULTILINE),
+    ),  # cppcheck
+    _CodeStyle(_CARET, ' {code} (', re.compile(_CARET.pattern.removeprefix(r'\s*'))),  # shellcheck
+    _CodeStyle(
+        re.compile('^' + _ISSUE.pattern, re.MULTILINE), '>> Issue: [{code}:', re.compile(r'\n' + _ISSUE.pattern)
+    ),  # bandit
     # codespell: the word it flags is the code, a one-off word the likely typo among names it flags everywhere.
     _CodeStyle(_SPELLING, ': {code} ==> '),
 )
@@ -3595,7 +3627,7 @@ def census(view: TextView, sample: list[Span]) -> Census | None:
     style = _code_style(view, sample)
     if style is None:
         return None
-    found = style.pattern.findall(view.text)
+    found = style.census(view.text)
     if not found:
         return None
     counts: dict[str, int] = {}
