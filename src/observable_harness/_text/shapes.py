@@ -2425,7 +2425,7 @@ def _json_digest(view: TextView, head: list[Span], tail: list[Span]) -> list[Pic
     for index, found in enumerate(_NAME_FIELD.finditer(view.text, 0, min(view.total, NAME_SCAN_CHARS))):
         if index >= NAMED_RECORDS:
             break
-        span = view.line_at(found.start())
+        span = view.line_at(found.start() + 1)
         beside = view.next_line(span)
         spans = (span, beside) if beside is not None and _VERSION_FIELD.match(view.content(beside)) else (span,)
         picks.append(Pick(455 - index * 0.01, spans, 'record'))
@@ -2493,7 +2493,8 @@ def _gravest_json(view: TextView) -> list[Pick]:
     return picks
 
 
-_NAME_FIELD = re.compile(r'^ +"(?:name|id|package|title)": "[^"\n]{1,80}",?$', re.MULTILINE)
+_NAME_FIELD = re.compile(r'\n +"(?:name|id|package|title)": "[^"\n]{1,80}",?(?=\n)')
+"""A record's naming field on a line of its own, from the line break before it (see `_BLOCK_TOTAL`)."""
 _VERSION_FIELD = re.compile(r' +"version": ')
 NAME_SCAN_CHARS = 256 * 1024
 NAMED_RECORDS = 24
