@@ -80,7 +80,20 @@ def _plain_number(field: str) -> float | None:
 
 
 _CELL_PARTS = st.sampled_from(
-    [*'0123456789.,-+%/ eE(x\t', 'kB', ' MB', 'nan', 'inf', 'Infinity', '1_000', '\u0661', '\u00a0', 'Sort']
+    [
+        *'0123456789.,-+%/ eE(x\t',
+        'kB',
+        ' MB',
+        'nan',
+        'NaN ',
+        'inf',
+        'Infinity',
+        '1_000',
+        '\u0661',
+        '\u00a0',
+        'Sort',
+        'import time:',
+    ]
 )
 
 

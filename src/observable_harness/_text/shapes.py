@@ -98,7 +98,7 @@ _CHUNK_CHARS = 16 * 1024
 class TextView:
     """Line lookups over one payload without splitting it."""
 
-    __slots__ = ('_blocks', '_unindented', 'end', 'rows', 'text', 'total')
+    __slots__ = ('_blocks', '_unindented', 'columns', 'end', 'rows', 'text', 'total')
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -108,6 +108,8 @@ class TextView:
         self._blocks: bool | None = None
         self.rows: dict[int, tuple[list[str], list[int]]] = {}
         """Per offset, the lines from it on and where each starts (see `_rows_from`)."""
+        self.columns: dict[tuple[int, str, int], list[float | None]] = {}
+        """Per offset, delimiter and column, the numbers in that column of the rows from the offset on."""
         self.end = self.total - 1 if text.endswith('\n') else self.total
         """End of the last line's content (a final line break does not open another line)."""
 
@@ -785,14 +787,21 @@ def _falls_on(rows: list[list[str]], column: int, later: list[list[str]]) -> boo
     return sum(value > floor for value in values) <= UNSORTED_SHARE * len(values)
 
 
-_NUMBER_START = frozenset('0123456789+-.nNiI \t')
-"""The characters `float` can read a number from (`nan`, `inf` too): a cell opening otherwise is not tried, as the
-exception a failed try raises costs more than the rest of reading the cell."""
+_NUMBER_START = frozenset('0123456789+-. \t')
+"""The characters `float` can read a number from, besides the words `_FLOAT_WORDS` and other digits: a cell opening
+otherwise is not tried, as the exception a failed try raises costs more than the rest of reading the cell."""
+_FLOAT_WORDS = frozenset(('nan', 'inf', 'infinity'))
+
+
+def _floatable(field: str) -> bool:
+    """Whether `float` may read `field`: it opens as a number does, or is one of the words for one (`import time:`
+    opens with the `i` of `inf` and is not)."""
+    return field[:1] in _NUMBER_START or field[:1].isdigit() or field.lower() in _FLOAT_WORDS
 
 
 def _number(field: str) -> float | None:
     tried = ''
-    if field[:1] in _NUMBER_START or field[:1].isdigit():
+    if _floatable(field):
         try:
             return float(field)  # most cells a number is read from hold just the number
         except ValueError:
@@ -805,7 +814,7 @@ def _number(field: str) -> float | None:
         scale = unit
         tokens = tokens[:-1]
     field = tokens[-1].rstrip('%').split('/')[0].replace(',', '') if tokens else ''
-    if not field or field == tried or not (field[:1] in _NUMBER_START or field[:1].isdigit()):
+    if not field or field == tried or not _floatable(field):
         return None  # a cell of one token that read as no number (`0t0`, lsof's offset) is not tried again
     try:
         return float(field) * scale
@@ -2809,8 +2818,8 @@ def _largest_rows(view: TextView, shape: Shape) -> list[Pick]:
     assert shape.header is not None
     if view.total > LARGEST_SCAN_CHARS:
         return []
-    rows, starts = _rows_from(view, shape.header[1] + 1)
-    values = _column_reader(shape.delimiter, shape.numeric_column)(rows)
+    starts = _rows_from(view, shape.header[1] + 1)[1]
+    values = _column_of(view, shape.header[1] + 1, shape.delimiter, shape.numeric_column)
     return [
         Pick(HEADER_PRIORITY - 2 - rank * 0.01, (view.line_at(start),), 'largest')
         for rank, start in enumerate(_ranked(values, starts, 1, None, EXTREME_ROWS))
@@ -2950,7 +2959,12 @@ def extreme_rows(
         picks: list[Pick] = []
         taken: set[int] = set()
         for order, column in enumerate(columns):
-            ranked = _ranked(_column_reader(shape.delimiter, column)(rows), starts, direction, within, per_column)
+            values = (
+                _column_of(view, floor, shape.delimiter, column)
+                if view.total <= LARGEST_SCAN_CHARS
+                else _column_reader(shape.delimiter, column)(rows)
+            )
+            ranked = _ranked(values, starts, direction, within, per_column)
             fresh = [start for start in ranked if start not in taken][:per_column]
             taken.update(fresh)
             picks += _extreme_picks(view, fresh, order * per_column)
@@ -3081,6 +3095,16 @@ SHORT_SUBJECT = 3
 """Terms this short name the rows holding them only as a word of their own."""
 SUBJECTS_TRIED = 8
 """The request's weightiest terms looked at for a group of rows (a bound on the passes over the rows)."""
+
+
+def _column_of(view: TextView, floor: int, delimiter: str, column: int) -> list[float | None]:
+    """The numbers in `column` of the rows from `floor` on (`_rows_from`), read once per text: a table's largest rows
+    and the extremes a request asks for read the same column."""
+    key = (floor, delimiter, column)
+    found = view.columns.get(key)
+    if found is None:
+        found = view.columns[key] = _column_reader(delimiter, column)(_rows_from(view, floor)[0])
+    return found
 
 
 def _column_reader(delimiter: str, column: int) -> Callable[[list[str]], list[float | None]]:
