@@ -147,3 +147,9 @@ def test_a_census_of_codes_finds_what_each_styles_plain_pattern_finds(text: str)
     # plain pattern opens with `^`, `\s*` or a look-behind and is tried at every character.
     for style in _CODE_STYLES:
         assert style.census(text) == style.pattern.findall(text), style.token
+
+
+@given(st.lists(_DIAGNOSTIC_PIECES.filter(lambda piece: '\n' not in piece), max_size=12).map(''.join))
+def test_a_line_holds_a_code_where_each_styles_plain_pattern_finds_one(line: str) -> None:
+    for style in _CODE_STYLES:
+        assert style.holds(line) == (style.pattern.search(line) is not None), style.token

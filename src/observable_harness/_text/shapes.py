@@ -3581,6 +3581,12 @@ class _CodeStyle:
             return self.pattern.findall(text)
         return self.whole.findall(f'\n{text}' if self.whole.pattern.startswith('\\n') else text)
 
+    def holds(self, line: str) -> bool:
+        """Whether `line` holds a code in this style (`pattern.search`, by the faster form where there is one)."""
+        if self.whole is None:
+            return self.pattern.search(line) is not None
+        return self.whole.search(f'\n{line}' if self.whole.pattern.startswith('\\n') else line) is not None
+
 
 _CODE_STYLES = (
     _CodeStyle(re.compile(r'  \[([a-z][a-z0-9-]*)\]$', re.MULTILINE), '  [{code}]'),  # mypy
@@ -3667,7 +3673,7 @@ def _code_style(view: TextView, sample: list[Span]) -> _CodeStyle | None:
     lines = [view.content(span) for span in sample]
     best, hits = None, 0
     for style in _CODE_STYLES:
-        found = sum(1 for line in lines if style.pattern.search(line))
+        found = sum(1 for line in lines if style.holds(line))
         if found > hits:
             best, hits = style, found
     return best
