@@ -92,8 +92,10 @@ HEAD_CHARS = 64 * 1024
 SAMPLE_WINDOWS = 6
 SAMPLE_LINES = 8
 """The middle is sampled in this many windows of this many lines: enough to tell a shape and a term's rarity."""
+_TRACEBACK_HEADER = 'Traceback (most recent call last)'
+"""How a Python traceback opens."""
 MIDDLE_MARKERS = (
-    'Traceback (most recent call last)',
+    _TRACEBACK_HEADER,
     'ERROR',
     'Error',
     'error:',
@@ -715,7 +717,7 @@ def _class_picks(
                 line_class = alert_class(content)
                 if line_class is not None:
                     classes[span] = line_class
-                elif content.startswith('Traceback (most recent call last)'):
+                elif content.startswith(_TRACEBACK_HEADER):
                     classes[span] = LineClass.stack  # a traceback that began before the lines read at the end
     if shape.kind is ShapeKind.syscalls:
         # A trace's failed lookups (ENOENT on a search path) are how programs probe, not what went wrong.
@@ -748,7 +750,7 @@ def _class_picks(
             out.append((FIRST_COMPILER_ERROR_PRIORITY, [first], 'first error'))
         if frames:
             out.extend(_other_crashes(view, errors, limit))
-    tracebacks = sorted(span for span in classes if view.content(span).startswith('Traceback (most recent call last)'))
+    tracebacks = sorted(span for span in classes if view.content(span).startswith(_TRACEBACK_HEADER))
     raised: set[str] = set()
     names: set[str] = set()  # the exceptions' classes
     for span in tracebacks[:TRACEBACKS_READ]:
@@ -907,7 +909,7 @@ def _later_exceptions(view: TextView, shown: set[str], room: int, limit: int) ->
         if name in names:
             continue
         names.add(name)
-        header = text.rfind('Traceback (most recent call last)', 0, hit.start())
+        header = text.rfind(_TRACEBACK_HEADER, 0, hit.start())
         if header == -1 or (header and text[header - 1] != '\n'):
             continue
         picks = traceback_picks(view, view.line_at(header), 407.5 - 0.1 * len(out))
@@ -940,7 +942,6 @@ def _exception_lines(text: str) -> Iterator[re.Match[str]]:
             yield hit
 
 
-_TRACEBACK_HEADER = 'Traceback (most recent call last)'
 LATER_TRACEBACKS = 64
 """Tracebacks whose exception lines are found each by a search from its header; a log with more is searched whole."""
 TRACEBACK_REACH = 64 * 1024
