@@ -1608,6 +1608,10 @@ HTTP_KINDS = 4
 """Kinds of response (distinct status lines) a client transcript's digest shows, in the order they first came."""
 HTTP_RESPONSES = 256
 """Responses read, at most."""
+HTTP_HEADERS = 40
+"""Headers of a response read, at most."""
+HTTP_TELLING = 3
+"""Headers shown under a kind of response's status line: its `Location` and those only that kind carries."""
 
 
 def _http_exchanges(view: TextView, read: list[Span]) -> list[Pick]:
@@ -1627,7 +1631,7 @@ def _http_exchanges(view: TextView, read: list[Span]) -> list[Pick]:
         prefix = found.group(1)
         lines = [view.line_at(found.start() + 1)]
         below = view.next_line(lines[0])
-        while below is not None and len(lines) < 40:
+        while below is not None and len(lines) <= HTTP_HEADERS:
             header = view.content(below)
             if not header.startswith(prefix) or not _HTTP_HEADER.match(header):
                 break
@@ -1646,7 +1650,7 @@ def _http_exchanges(view: TextView, read: list[Span]) -> list[Pick]:
             if (name := _header_name(view.content(line))) == 'location'
             or (name not in everywhere and name not in _VOLATILE_HEADERS)
         ]
-        picks.append(Pick(HEADER_PRIORITY - 2 - rank * 0.01, (lines[0], *telling[:3]), 'rare'))
+        picks.append(Pick(HEADER_PRIORITY - 2 - rank * 0.01, (lines[0], *telling[:HTTP_TELLING]), 'rare'))
     return picks
 
 
