@@ -1414,3 +1414,19 @@ def test_a_tools_messages_under_its_name_are_a_log_and_its_error_is_shown() -> N
     shown = preview.text.splitlines()
     assert "configure.ac:6: error: required file 'docs/Makefile.in' not found" in shown
     assert 'autoreconf: error: automake failed with exit status: 1' in shown
+
+
+def test_a_crashs_python_stack_printed_innermost_first_shows_its_first_frame_in_the_programs_code() -> None:
+    # gdb (real: `-ex run -ex bt -ex py-bt -ex 'info registers' -ex 'info sharedlibrary'`) of an ingest script that
+    # hands ctypes a bad address after 1,376 batches: the native backtrace, then `py-bt`'s Python stack innermost
+    # first, then registers and libraries. Where it crashed in the script: its first own frame, with its source line,
+    # under the library frame of ctypes it went through.
+    output = gzip.decompress((_DATA / 'logs' / 'gdb_py_bt_ctypes_segfault.txt.gz').read_bytes()).decode()
+    shown = select_preview(output, 1_000).text.splitlines()
+    for line in (
+        'Program received signal SIGSEGV, Segmentation fault.',
+        'Traceback (most recent call first):',
+        '  File "/tmp/w/fh/ingest.py", line 8, in checksum',
+        '    return sum(ctypes.string_at(buffer_address, size))',
+    ):
+        assert line in shown, line

@@ -1442,6 +1442,40 @@ def traceback_picks(view: TextView, traceback: Span, priority: float) -> list[Pi
     return picks
 
 
+_CALL_FIRST = '(most recent call first):'
+"""How a stack printed innermost first opens: gdb's `py-bt` (`Traceback (most recent call first):`), faulthandler's
+`Current thread 0x... (most recent call first):`."""
+CALL_FIRST_PRIORITY = 904.0
+"""Where a crash reached the program's own code: read with the crash it is under (see `crash_frames`)."""
+CALL_FIRST_LINES = 60
+"""Lines of such a stack read for its first frame in the program's own code."""
+
+
+def _call_first_frame(view: TextView) -> list[Pick]:
+    """Under a Python stack printed innermost first (a debugger's `py-bt` of a crash, faulthandler's dump), its first
+    frame in the program's own code with the source line under it, and the stack's first line: where the crash
+    happened in the code the request is about, below the library frames it went through."""
+    found = view.text.find(_CALL_FIRST)
+    if found == -1:
+        return []
+    header = view.line_at(found)
+    line = view.next_line(header)
+    for _ in range(CALL_FIRST_LINES):
+        if line is None:
+            break
+        content = view.content(line)
+        frame = PYTHON_FRAME.match(content)
+        if frame is None and not content[:1].isspace():
+            break  # past the stack (gdb's registers, faulthandler's next thread)
+        if frame is not None and own_frame(frame.group(1)):
+            below = view.next_line(line)
+            source = view.content(below) if below is not None else ''
+            code = (below,) if below is not None and source[:1].isspace() and not PYTHON_FRAME.match(source) else ()
+            return [Pick(CALL_FIRST_PRIORITY, (header, line, *code), 'traceback')]
+        line = view.next_line(line)
+    return []
+
+
 LEAD_IN = 2
 """Lines above a traceback shown with it: what the program logged as it failed (a server's `Exception occurred
 during processing of request`, and the request line or log line before that)."""
@@ -1587,6 +1621,7 @@ def digest(
             *_section_tops(view, [*head, *sample, *tail]),
             *_http_exchanges(view, [*head, *sample, *tail]),
             *_block_totals(view),
+            *_call_first_frame(view),
         ]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
