@@ -1449,13 +1449,16 @@ CALL_FIRST_PRIORITY = 904.0
 """Where a crash reached the program's own code: read with the crash it is under (see `crash_frames`)."""
 CALL_FIRST_LINES = 60
 """Lines of such a stack read for its first frame in the program's own code."""
+CALL_FIRST_REACH = 256 * 1024
+"""Characters at the end of a log searched for such a stack: a crash ends the program's output, and the debugger's
+or faulthandler's report of it comes last (a megabyte's search costs every log's preview 0.1-0.25 ms)."""
 
 
 def _call_first_frame(view: TextView) -> list[Pick]:
     """Under a Python stack printed innermost first (a debugger's `py-bt` of a crash, faulthandler's dump), its first
     frame in the program's own code with the source line under it, and the stack's first line: where the crash
     happened in the code the request is about, below the library frames it went through."""
-    found = view.text.find(_CALL_FIRST)
+    found = view.text.find(_CALL_FIRST, max(0, view.total - CALL_FIRST_REACH))
     if found == -1:
         return []
     header = view.line_at(found)
