@@ -1767,16 +1767,16 @@ def _block_totals(view: TextView) -> list[Pick]:
         while below is not None and len(labels) < 2 and _BLOCK_LABEL.match(view.content(below)):
             labels.append(below)
             below = view.next_line(below)
-        rows = _block_top_rows(view, total[1], following)
+        rows = _block_top_rows(view, total, following)
         picks.append(Pick(HEADER_PRIORITY - 1.5 - rank * 0.01, (total, *labels, *rows), 'rare'))
     return picks
 
 
-def _block_top_rows(view: TextView, start: int, stop: int) -> list[Span]:
-    """The rows of the block in `[start, stop)` with the largest values under its header's `%` column."""
+def _block_top_rows(view: TextView, total: Span, stop: int) -> list[Span]:
+    """The rows of the block under the line `total`, to `stop`, with the largest values under its `%` column."""
     column = -1
     rows: list[tuple[float, Span]] = []
-    line = view.next_line((start, start))
+    line = view.next_line(total)
     for _ in range(BLOCK_READ_LINES):
         if line is None or line[0] >= stop:
             break
@@ -2338,7 +2338,7 @@ def _sorted_by(lines: list[str], *, distinct: bool = False) -> bool:
                 values = values if len(values) >= SORTED_RUN else []
                 part = True
                 break
-            bracketed = bracketed or field is None or field.startswith('[')
+            bracketed = bracketed or (field or '').startswith('[')
             values.append(value)
         # A list sorted by its sizes holds many different ones, where a field that merely repeats or counts up (a log's
         # process ids, `[1970]` four times, read from the end) is a run by chance: told apart where the list is taken
@@ -3630,13 +3630,18 @@ class _CodeStyle:
         """Every code in `text`, in order."""
         if self.whole is None:
             return self.pattern.findall(text)
-        return self.whole.findall(f'\n{text}' if self.whole.pattern.startswith('\\n') else text)
+        return self.whole.findall(self._whole_input(text))
 
     def holds(self, line: str) -> bool:
         """Whether `line` holds a code in this style (`pattern.search`, by the faster form where there is one)."""
         if self.whole is None:
             return self.pattern.search(line) is not None
-        return self.whole.search(f'\n{line}' if self.whole.pattern.startswith('\\n') else line) is not None
+        return self.whole.search(self._whole_input(line)) is not None
+
+    def _whole_input(self, text: str) -> str:
+        """`text` as the faster form reads it: with a line break in front when it opens with one."""
+        assert self.whole is not None
+        return f'\n{text}' if self.whole.pattern.startswith('\\n') else text
 
 
 _CODE_STYLES = (
