@@ -1353,6 +1353,30 @@ def test_a_clients_transcript_of_a_redirect_loop_shows_each_kind_of_response_onc
         assert line in shown, line
 
 
+def test_a_verbose_trace_shows_the_summary_that_closes_it_above_what_follows() -> None:
+    # `uv pip compile -v` (real) of fourteen requirements that make it backtrack: 940 KB of `DEBUG` lines, then
+    # `Resolved 77 packages in 8.00s`, then the lock it wrote, two hundred lines that fill the tail. The summary between
+    # the two is the resolver's own account of its work, found where the run of `DEBUG` lines stops.
+    output = gzip.decompress((_DATA / 'logs' / 'uv_compile_v_backtracking.txt.gz').read_bytes()).decode()
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert 'Resolved 77 packages in 8.00s' in shown
+    assert 'DEBUG marker environment resolution took 7.998s' not in shown  # the run's last line says less
+
+
+def test_a_run_of_lines_under_one_word_followed_by_prose_brings_no_summary() -> None:
+    # What follows the run holds no number: the next part of the output, not an account of the run.
+    lines = [f'copying build/lib/pkg/mod{i}.py -> /tmp/site/pkg' for i in range(400)]
+    text = '\n'.join([*lines, 'running install_egg_info', *[f'  entry {i}' for i in range(60)]])
+    view = TextView(text)
+    head = view.head(40, 64 * 1024)
+    tail = view.tail(30, head[-1][1] + 1)
+    assert shapes._run_end(view, head, tail, view.windows(head[-1][1], tail[0][0], 8, 8)) == []
+    numbered = text.replace('running install_egg_info', 'installed 400 files in 2.1s')
+    view = TextView(numbered)
+    picks = shapes._run_end(view, head, view.tail(30, head[-1][1] + 1), [])
+    assert [view.content(span) for span in picks[0].spans] == ['installed 400 files in 2.1s', '  entry 0']
+
+
 def test_a_builds_sizes_sorted_under_its_other_output_are_read_from_their_largest() -> None:
     # `vite build --debug` (real) of an app of forty lazily loaded pages: its resolved configuration, then each file it
     # wrote with its size, `index.html` first and the chunks from the smallest up, then `✓ built in`. Asked which

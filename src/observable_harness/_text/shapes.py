@@ -1618,6 +1618,7 @@ def digest(
             return _thread_stacks(view)
         return [
             *_final_report(view, tail),
+            *_run_end(view, head, tail, sample),
             *_sorted_ends(view, head, tail),
             *_rare_leading(view, head, tail, sample),
             *_keyed_outliers(view, [*head, *sample, *tail]),
@@ -2287,6 +2288,47 @@ def _final_report(view: TextView, tail: list[Span]) -> list[Pick]:
         Pick(REPORT_PRIORITY, tuple(shown), 'summary'),
         Pick(REPORT_PRIORITY - 0.5, tuple(shown[-REPORT_FIELDS // 2 :]), 'summary'),
     ]
+
+
+RUN_END_SHARE = 0.6
+"""Share of the lines read above a log's tail that open with one word (`DEBUG`), for that word to be the run's."""
+RUN_END_AFTER = 2
+"""Lines shown after the last line a run's word opens: where the tool's account of itself begins."""
+_RUN_WORD = re.compile(r'[A-Za-z][\w-]*:?')
+"""A word a log's lines open with for a whole run (a level, a tool's name): not a time, a number or a mark."""
+
+
+def _run_end(view: TextView, head: list[Span], tail: list[Span], sample: list[Span]) -> list[Pick]:
+    """Where a verbose run of lines under one word (`DEBUG`, `TRACE`) stops well above the text's end: the lines after
+    it, the first holding a number (`Resolved 69 packages in 8.63s` between uv's resolver trace and the lock it
+    writes). The tool's own account of what its trace led to, which the tail, by then another part of the output,
+    does not show; the run's last line is one more of its own."""
+    if not tail:
+        return []
+    above = [view.content(span) for span in (*head, *sample)]
+    words = Counter(line.split(' ', 1)[0] for line in above if line[:1].strip())
+    if not words:
+        return []
+    word, count = words.most_common(1)[0]
+    if count < RUN_END_SHARE * len(above) or not _RUN_WORD.fullmatch(word):
+        return []
+    text = view.text
+    found = text.rfind(f'\n{word} ', 0, tail[0][0])
+    if found < 0:
+        return []
+    last = view.line_at(found + 1)
+    after: list[Span] = []
+    below = view.next_line(last)
+    while below is not None and below[0] < tail[0][0] and len(after) < RUN_END_AFTER:
+        line = view.content(below)
+        if line.strip():
+            if line.startswith(word) or (not after and not any(char.isdigit() for char in line)):
+                return []  # the run goes on under a longer word, or what follows it says no number
+            after.append(below)
+        below = view.next_line(below)
+    if not after:
+        return []
+    return [Pick(REPORT_PRIORITY - 1, tuple(after), 'summary'), Pick(REPORT_PRIORITY - 1.5, (after[0],), 'summary')]
 
 
 SORTED_READ = 12
