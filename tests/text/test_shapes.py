@@ -811,6 +811,67 @@ def test_findings_placed_and_coded_without_a_colon_are_a_checkers_report() -> No
     assert sum(code in preview.text for code in (' MD038/', ' MD045/', ' MD053/')) >= 2
 
 
+def test_findings_coded_after_their_place_in_brackets_are_counted_by_code() -> None:
+    # `luacheck --codes` over busted, luassert, luasocket and others (real): `    dkjson.lua:330:21: (W311) value
+    # assigned ...`, indented under a `Checking <file>` line per file. 413 warnings, 168 of them unused arguments; the
+    # one-off codes' first findings, with the totals line, are what a reader looks at.
+    report = gzip.decompress((_DATA / 'diagnostics' / 'luacheck_busted_luasocket.txt.gz').read_bytes()).decode()
+    preview = select_preview(report, 1_000)
+    assert preview.shape == 'diagnostics'
+    assert preview.text.startswith('[413 diagnostics by code: W212 168, W631 72, W211 55,')
+    shown = preview.text.splitlines()
+    assert '    json/decode/state.lua:38:1: (W611) line contains only whitespace' in shown
+    assert "    dkjson.lua:330:21: (W311) value assigned to variable 'msg' is unused" in shown
+    assert 'Total: 413 warnings / 0 errors in 108 files' in shown
+
+
+def test_findings_with_a_severity_letter_and_a_department_rule_are_counted_by_code() -> None:
+    # `rubocop --only Lint` over Ruby's irb, csv and net (real): `path:50:5: W: Lint/DuplicateMethods: ...`, each
+    # finding followed by the source line and a caret. 110 offenses; the cops that fire once say more than the 28
+    # assignments in conditions.
+    report = gzip.decompress((_DATA / 'diagnostics' / 'rubocop_lint_ruby_stdlib.txt.gz').read_bytes()).decode()
+    preview = select_preview(report, 1_000)
+    assert preview.shape == 'diagnostics'
+    assert preview.text.startswith('[110 diagnostics by code: Lint/AssignmentInCondition 28,')
+    shown = preview.text.splitlines()
+    assert 'net/http.rb:1588:7: W: Lint/ShadowedException: Do not shadow rescued Exceptions.' in shown
+    assert any(line.startswith('irb/ext/tracer.rb:50:5: W: Lint/DuplicateMethods: ') for line in shown)
+    assert '68 files inspected, 110 offenses detected, 40 offenses autocorrectable' in shown
+
+
+def test_findings_naming_their_rule_in_brackets_or_at_their_end_are_counted_by_code() -> None:
+    # perlcritic over Debconf in an editor's format (real): `path:24:1: [Modules::ProhibitAutomaticExportation] ...`;
+    # yamllint's parsable format over ansible-core's YAML (real): `path:207:16: [error] ... (colons)`, the rule last.
+    critic = gzip.decompress((_DATA / 'diagnostics' / 'perlcritic_debconf.txt.gz').read_bytes()).decode()
+    preview = select_preview(critic, 1_000)
+    assert preview.text.startswith('[482 diagnostics by code: Subroutines::RequireFinalReturn 170,')
+    exported = '/usr/share/perl5/Debconf/Gettext.pm:24:1: [Modules::ProhibitAutomaticExportation] Symbols are exported'
+    assert any(line.startswith(exported) for line in preview.text.splitlines())
+    lint = gzip.decompress((_DATA / 'diagnostics' / 'yamllint_parsable_ansible_core.txt.gz').read_bytes()).decode()
+    preview = select_preview(lint, 1_000)
+    assert preview.text.startswith('[1,321 diagnostics by code: line-length 765, indentation 237, truthy 149,')
+    shown = preview.text.splitlines()
+    # Its errors before its warnings: the one-off colon and the missing line break at the end, not a comment's indent.
+    assert 'ansible/config/base.yml:207:16: [error] too many spaces after colon (colons)' in shown
+    assert (
+        'ansible/config/base.yml:2285:18: [error] no new line character at the end of file (new-line-at-end-of-file)'
+        in shown
+    )
+    assert not any(line.endswith('(comments-indentation)') for line in shown)
+
+
+@pytest.mark.parametrize(
+    'line',
+    [
+        '2026-11-29T10:00:00 INFO worker-3 processed batch',
+        '10:00:00.123 server started',
+        'Dec  2 07:42:16 host sshd[123]: Accepted publickey',
+    ],
+)
+def test_a_line_opening_with_a_time_is_no_diagnostic(line: str) -> None:
+    assert shapes._DIAGNOSTIC.match(line) is None
+
+
 def test_a_name_on_more_of_a_reports_lines_than_a_preview_shows_does_not_outrank_its_rare_findings() -> None:
     # The request names `docs/` and the README: 367 and 35 of the 869 findings. The README's first findings say nothing
     # the report's account of its findings does not; the rare codes' findings in those files are what was asked for.

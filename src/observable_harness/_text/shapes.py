@@ -268,7 +268,10 @@ _DIAGNOSTIC = re.compile(
     r'| [A-Z]{1,4}\d{2,5}\b)'  # a code after a space, no colon (markdownlint, hadolint): `README.md:12:3 MD042/...`
     r'|\s*(?:error|warning)(?:\[[\w-]+\])?: '
     r'|\S+\(\d+,\d+\): (?:error|warning) '
-    r'|\s+--> \S+:\d+:\d+',
+    r'|\s+--> \S+:\d+:\d+'
+    # A file's line and column, then the message, whatever it opens with (go vet, luacheck, rubocop, yamllint): the
+    # file named with its extension, which a time (`10:00:00`) is not.
+    r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+:\d+:? \S',
     re.IGNORECASE,
 )
 _SPELLING = re.compile(r':\d+: (\S+) ==> ')
@@ -3721,6 +3724,18 @@ _CODE_STYLES = (
     ),  # bandit
     # codespell: the word it flags is the code, a one-off word the likely typo among names it flags everywhere.
     _CodeStyle(_SPELLING, ': {code} ==> '),
+    # A code in brackets right after the place: luacheck's `(W113)`, a policy's `[Subroutines::RequireFinalReturn]`.
+    _CodeStyle(re.compile(r':\d+(?::\d+)?:? \(([A-Z]{1,4}\d{2,5})\) '), ' ({code}) '),
+    _CodeStyle(
+        re.compile(r':\d+(?::\d+)?:? \[(?!(?:error|warning|info|note)\])([A-Za-z][\w.-]*(?:(?:::|/)[\w.-]+)*)\] '),
+        ' [{code}] ',
+    ),
+    # A severity letter, then the rule as a department and a name: rubocop's `W: Lint/Void:`.
+    _CodeStyle(re.compile(r':\d+(?::\d+)?: [CWEFRI]: (?:\[Correctable\] )?([A-Z]\w*/[A-Z]\w*):'), ': {code}:'),
+    # The rule named in parentheses at the end, after a bracketed severity: yamllint's `[error] ... (indentation)`.
+    _CodeStyle(
+        re.compile(r':\d+(?::\d+)?: \[(?:error|warning)\] [^\n]*\(([a-z][a-z-]*)\)$', re.MULTILINE), ' ({code})\n'
+    ),
 )
 CENSUS_CHARS = 256 * 1024
 """Diagnostics up to this size are counted by code in full (one regex pass, ~1 ms per 100 KB); larger ones by the
@@ -3788,10 +3803,10 @@ def _first(text: str, token: str) -> int:
 
 
 _SEVERITY = re.compile(
-    r'\b(?:(error|fatal)|(warning)|(info|information|note|style|performance|portability))\)?: ', re.IGNORECASE
+    r'\b(?:(error|fatal)|(warning)|(info|information|note|style|performance|portability))(?:\)?: |\] )', re.IGNORECASE
 )
 """The severity a diagnostic states before its message: `error: `, `WARNING: `, shellcheck's `(info): `, cppcheck's
-`style: `."""
+`style: `, yamllint's `[error] `."""
 
 
 def _severity(text: str, position: int) -> int:
