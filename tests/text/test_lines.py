@@ -207,6 +207,9 @@ def test_the_alert_class_agrees_on_every_line_of_real_output(real_outputs: dict[
         'Program received signal SIGSEGV, Segmentation fault.',  # gdb
         "thread 'main' panicked at src/main.rs:2:5:",  # Rust
         'Invalid read of size 4',  # valgrind
+        'Failed publickey for root from 127.0.0.1 port 45682 ssh2: ED25519 SHA256:39x/GxJz',  # sshd
+        'Error parsing line 12 of /etc/app.conf',
+        'Authentication refused: bad ownership or modes for directory /home/deploy',  # sshd's StrictModes
     ],
 )
 def test_a_crash_a_debugger_or_a_runtime_reports_is_an_error(line: str) -> None:

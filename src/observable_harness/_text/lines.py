@@ -129,7 +129,7 @@ _EXIT_STATUS = re.compile(
     re.IGNORECASE,
 )
 _STRONG_ERROR = re.compile(
-    r'^\s*(?:error|fatal|failed|failure|failures|panic|exception|critical|err!?)\b'
+    r'^\s*(?:[Ee]rror|[Ff]atal|[Ff]ailed|[Ff]ailure|[Ff]ailures|panic|exception|critical|err!?)\b'
     r'|\b(?:ERROR|FATAL|FAILED|FAILURES?|CRITICAL|PANIC)\b|\bERR!'
     r'|\b(?:[Ee]rror|[Ff]atal [Ee]rror|[Ff]ailed|[Ff]ailure)(?:\[\w+\])?:'
     r'|\b[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b(?::|\s*$)'
@@ -148,7 +148,8 @@ _WEAK_ERROR = re.compile(
     r'\b(?:segmentation fault|core dumped|undefined reference to|no such file or directory|permission denied|'
     r'command not found|cannot find|could not|couldn\'t|unable to|failed to|non-zero exit|'
     r'returned non-zero|exited with (?:code|status) [1-9]|exit (?:status|code) [1-9]|compilation terminated|'
-    r'aborted|killed|connection refused|timed out|panicked at|invalid (?:read|write|free)|received signal SIG\w+)\b',
+    r'aborted|killed|(?:connection|authentication|access) refused|timed out|panicked at|'
+    r'invalid (?:read|write|free)|received signal SIG\w+)\b',
     re.IGNORECASE,
 )
 # Anchored at the start of the line (used with `match`); gcc's `note:` lines are found by substring.
@@ -241,7 +242,7 @@ _PROGRESS = re.compile(
     r'|\beta \d+:\d\d'
     r'|\bit/s\b'
     r'|^test \S+ \.\.\. (?:ok|skipped)'
-    r'|\r'
+    r'|\r(?=.)'  # a bar drawn over itself; one at the line's end is a CRLF line ending (ssh, redis-cli, Windows tools)
 )
 _PERCENT_TAIL = re.compile(r'\[\s*\d{1,3}%\]\s*$')
 """One of `_PROGRESS`'s forms (a test runner's `[ 42%]`), tried on a line's last characters before the whole
@@ -363,7 +364,7 @@ _WEAK_WORDS = (
     'compilation terminated',
     'aborted',
     'killed',
-    'connection refused',
+    'refused',
     'timed out',
     'panicked at',
     'invalid read',
