@@ -1438,6 +1438,18 @@ def test_a_run_of_lines_under_one_word_followed_by_prose_brings_no_summary() -> 
     assert [view.content(span) for span in picks[0].spans] == ['installed 400 files in 2.1s', '  entry 0']
 
 
+def test_a_debug_log_whose_lines_open_with_their_level_is_a_log_not_a_dump_of_keys() -> None:
+    # `sshd -ddd` beside `ssh -vvv` offering a key the server does not know (real): nearly every line opens with
+    # `debug1:`, `debug2:` or `debug3:`, three keys a dump would not repeat. Read as a log, its two lines that say
+    # what failed are shown.
+    log = gzip.decompress((_DATA / 'logs' / 'sshd_ddd_ssh_vvv_unknown_key.txt.gz').read_bytes()).decode()
+    preview = select_preview(log, 1_000)
+    assert preview.shape == 'log'
+    shown = preview.text.splitlines()
+    assert any(line.startswith('Failed publickey for root from 127.0.0.1 port 45682 ssh2: ED25519') for line in shown)
+    assert 'root@127.0.0.1: Permission denied (publickey).' in shown
+
+
 def test_a_builds_sizes_sorted_under_its_other_output_are_read_from_their_largest() -> None:
     # `vite build --debug` (real) of an app of forty lazily loaded pages: its resolved configuration, then each file it
     # wrote with its size, `index.html` first and the chunks from the smallest up, then `✓ built in`. Asked which

@@ -580,7 +580,18 @@ def _varied_keys(lines: list[str]) -> bool:
     found = [(found.group().strip(), line[found.end() :]) for line in lines if (found := _KEY_VALUE.match(line))]
     keys = [key for key, _ in found]
     messages = sum(1 for _, value in found if value.count(' ') >= MESSAGE_WORDS - 1)
-    return len(set(keys)) >= min(3, len(keys)) and messages <= MESSAGE_SHARE * len(found)
+    # A few levels on most lines (ssh's `debug1:`, `debug2:` and `debug3:`) are a log's, not a dump's keys.
+    commonest = sum(count for _, count in Counter(keys).most_common(COMMON_KEYS))
+    return (
+        len(set(keys)) >= min(3, len(keys))
+        and messages <= MESSAGE_SHARE * len(found)
+        and commonest <= COMMON_KEYS_SHARE * len(keys)
+    )
+
+
+COMMON_KEYS = 3
+COMMON_KEYS_SHARE = 0.6
+"""Share of a dump's keyed lines its `COMMON_KEYS` commonest keys may open: more, and they are a log's levels."""
 
 
 MESSAGE_WORDS = 5
@@ -2257,6 +2268,8 @@ _REPORT_FIELD = re.compile(r' {0,4}[A-Za-z][\w ()/.%#-]{0,48}?[a-z][\w ()/.%#-]{
 REPORT_REACH = 48
 """Lines above a log's tail searched for the report it closes with."""
 REPORT_FIELDS = 10
+REPORT_NAMES_SHARE = 0.5
+"""Share of a report's fields that must name something of their own (the rest may repeat a name)."""
 """Fields of that report shown, the ones holding a number."""
 REPORT_PRIORITY = 440.0
 
@@ -2283,6 +2296,10 @@ def _final_report(view: TextView, tail: list[Span]) -> list[Pick]:
         fields.append(line)
     numbered = [span for span in reversed(fields) if any(char.isdigit() for char in view.content(span))]
     if len(numbered) < 3:
+        return []
+    # A report names each field once; a few names on most lines (ssh's `debug1:` to `debug3:`) are a log's levels.
+    names = {view.content(span).split(':', 1)[0].strip() for span in fields}
+    if len(names) < REPORT_NAMES_SHARE * len(fields):
         return []
     # The report's own fields are those nearest its end (a verbose run's last response headers may sit above them),
     # read together as the report they are; should they not all fit, its last ones may.
