@@ -165,6 +165,22 @@ def test_a_very_long_rule_is_classified_in_one_pass() -> None:
     assert classify_line('=' * 20_000 + '> 7') is LineClass.progress
 
 
+@pytest.mark.parametrize(
+    'line',
+    [
+        'test error::tests::regression_464 ... ok',  # a Rust module path, not an error: one test passing
+        'test failure::tests::keeps_the_cause ... ok',
+    ],
+)
+def test_a_path_through_a_module_named_error_is_no_error(line: str) -> None:
+    assert classify_line(line) is LineClass.progress
+
+
+def test_a_line_ending_in_a_carriage_return_is_a_crlf_line_not_a_bar_drawn_over_itself() -> None:
+    assert classify_line('debug1: Reading configuration data /etc/ssh/ssh_config\r') is LineClass.normal
+    assert classify_line('Downloading 10%\rDownloading 20%\r') is LineClass.progress
+
+
 _ALERTING = (LineClass.error, LineClass.warning, LineClass.summary)
 _LINE_PARTS = st.sampled_from(
     (

@@ -1438,6 +1438,21 @@ def test_a_run_of_lines_under_one_word_followed_by_prose_brings_no_summary() -> 
     assert [view.content(span) for span in picks[0].spans] == ['installed 400 files in 2.1s', '  entry 0']
 
 
+def test_a_rust_test_runs_panics_are_shown_with_the_values_they_compared() -> None:
+    # `cargo test` of a range set that does not merge adjacent ranges (real): three tests panic on `assert_eq!`, each
+    # with a backtrace under its `left:` and `right:`. The first two panics with their values say what is wrong.
+    run = gzip.decompress((_DATA / 'test_runs' / 'cargo_test_rangeset_adjacent.txt.gz').read_bytes()).decode()
+    shown = select_preview(run, 1_000).text.splitlines()
+    at = shown.index("thread 'tests::merges_adjacent' (25721) panicked at src/lib.rs:33:36:")
+    assert shown[at + 1 : at + 4] == [
+        'assertion `left == right` failed',
+        '  left: [(1, 5), (6, 8)]',
+        ' right: [(1, 8)]',
+    ]
+    assert "thread 'tests::len_of_adjacent' (25720) panicked at src/lib.rs:37:36:" in shown
+    assert 'test result: FAILED. 18 passed; 3 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.08s' in shown
+
+
 def test_a_debug_log_whose_lines_open_with_their_level_is_a_log_not_a_dump_of_keys() -> None:
     # `sshd -ddd` beside `ssh -vvv` offering a key the server does not know (real): nearly every line opens with
     # `debug1:`, `debug2:` or `debug3:`, three keys a dump would not repeat. Read as a log, its two lines that say

@@ -1640,6 +1640,7 @@ def digest(
             *_http_exchanges(view, [*head, *sample, *tail]),
             *_block_totals(view),
             *_call_first_frame(view),
+            *_panics(view),
         ]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
@@ -3561,6 +3562,41 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
         position = following
     if not blocks:
         picks += _unittest_blocks(view)
+    return [*picks, *_panics(view)]
+
+
+PANICS = 2
+"""Panics of a Rust test run shown with what they say, the first ones (each test's own block)."""
+PANIC_LINES = 3
+"""Lines after a panic's place shown with it: the assertion and its two sides (`left:`, `right:`)."""
+_PANIC = ' panicked at '
+PANIC_READ = 64
+"""Panics looked at for ones of other tests, at most."""
+
+
+def _panics(view: TextView) -> list[Pick]:
+    """A Rust program's or test run's first panics (`thread 'tests::x' panicked at src/lib.rs:12:9:`), each with the
+    lines under it up to a blank line or a note: the assertion that failed and the values it compared, what `cargo
+    test` says of a failure where pytest has its `E` lines. One panic a thread: a test's later ones repeat its first."""
+    text = view.text
+    picks: list[Pick] = []
+    threads: set[str] = set()
+    place = text.find(_PANIC, 0, view.end)
+    for _ in range(PANIC_READ):
+        if place == -1 or len(picks) == PANICS:
+            break
+        span = view.line_at(place)
+        thread = text[span[0] : place]
+        if thread not in threads and text.startswith('thread ', span[0]):
+            threads.add(thread)
+            said: list[Span] = []
+            for following in view.forward(span, PANIC_LINES):
+                line = view.content(following)
+                if not line.strip() or line.startswith('note:'):
+                    break
+                said.append(following)
+            picks.append(Pick(430 - len(picks) * 0.01, (span, *said), 'failure'))
+        place = text.find(_PANIC, span[1], view.end)
     return picks
 
 
