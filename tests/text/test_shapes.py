@@ -860,6 +860,42 @@ def test_findings_naming_their_rule_in_brackets_or_at_their_end_are_counted_by_c
     assert not any(line.endswith('(comments-indentation)') for line in shown)
 
 
+def test_findings_without_codes_are_told_apart_by_what_their_messages_say() -> None:
+    # `go vet` over golang.org/x/text, net, crypto, sys and term (real): no rule names, 41 `call to (*T).Fatalf from a
+    # non-test goroutine` and 20 unkeyed composite literals around a few one-off findings. The messages sorted into
+    # kinds (names, quoted parts and numbers set aside), the first of each rare kind is shown; the `[amd64]` three
+    # assembly findings carry is no code of the tool's.
+    report = gzip.decompress((_DATA / 'diagnostics' / 'go_vet_golang_x.txt.gz').read_bytes()).decode()
+    preview = select_preview(report, 1_000)
+    assert preview.shape == 'diagnostics'
+    assert not preview.text.startswith('[')  # no census of codes
+    shown = preview.text.splitlines()
+    unused = (
+        'golang.org/x/text/currency/currency_test.go:170:13: result of (golang.org/x/text/currency.Unit).String call'
+    )
+    assert any(line.startswith(unused) for line in shown)
+    assert 'golang.org/x/crypto/argon2/blamka_amd64.s:204:1: frame pointer is clobbered before saving' in shown
+    assert 'golang.org/x/sys/unix/syscall_unix.go:118:28: possible misuse of unsafe.Pointer' in shown
+    assert sum('from a non-test goroutine' in line for line in shown) <= 1
+
+
+@pytest.mark.parametrize(
+    ('message', 'kind'),
+    [
+        ('missed: statement clobbers memory: memset (&state, 0, 48);', 'missed: statement clobbers memory'),
+        ('missed: not vectorized: unsupported use in stmt.', 'missed: not vectorized: unsupported use in _'),
+        ('undeclared name: PrintLine', 'undeclared name: _'),
+        (
+            'call of assert.Equal copies lock value: github.com/pkg/sftp.state contains sync.RWMutex',
+            'call of _ copies lock value',
+        ),
+        ('go/ast.ExprStmt composite literal uses unkeyed fields', '_ composite literal uses unkeyed fields'),
+    ],
+)
+def test_a_messages_kind_is_its_first_part_with_what_varies_set_aside(message: str, kind: str) -> None:
+    assert shapes._message_kind(message) == kind
+
+
 @pytest.mark.parametrize(
     'line',
     [

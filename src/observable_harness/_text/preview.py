@@ -393,9 +393,16 @@ def select_preview(
     # A sorted table's top rows answer "which costs the most"; where the request names rows of its own and asks
     # for no extreme, they rank under those rows (with the rest of what the table needs).
     named_rows = intent is not None and not intent.extreme and bool(strong_rows)
+    # Kinds of message told apart by their words are a guess at what matters: lines the request's words found, weak as
+    # they may be, are the model's own guess, and go first.
+    asked_lines = bool(matches.lines)
     picks.extend(
         (
-            min(pick.priority, HEADER_PRIORITY - 0.5) if named_rows and pick.role == 'top' else pick.priority,
+            min(pick.priority, HEADER_PRIORITY - 0.5)
+            if named_rows and pick.role == 'top'
+            else min(pick.priority, WEAK_PRIORITY - 1)
+            if asked_lines and pick.role == 'first of kind'
+            else pick.priority,
             [_Line(s, plain_limit, pick.focus, role=pick.role) for s in pick.spans],
             pick.role,
         )

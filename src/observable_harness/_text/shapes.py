@@ -3842,7 +3842,15 @@ def _code_style(view: TextView, sample: list[Span]) -> _CodeStyle | None:
         found = sum(1 for line in lines if style.holds(line))
         if found > hits:
             best, hits = style, found
+    # A code on a few of many findings is a tag of those few (go vet's `[amd64]` on its assembly checks), not the
+    # tool's way of naming its rules.
+    if best is not None and hits < CODED_SHARE * sum(1 for line in lines if _DIAGNOSTIC.match(line)):
+        return None
     return best
+
+
+CODED_SHARE = 0.25
+"""Share of the findings read that must name a code in a style for the style to be the tool's."""
 
 
 def _first(text: str, token: str) -> int:
@@ -3920,7 +3928,7 @@ def _diagnostic_digest(view: TextView, shape: Shape, sample: list[Span], counted
     errors = _first_errors(view, shape)
     style = _code_style(view, sample)
     if style is None:
-        return errors
+        return errors + _message_kinds(view)
     graves = _gravest_records(view) if shape.variant == 'issues' else []
     count: dict[str, int] = {}
     if counted is not None:
@@ -3954,6 +3962,56 @@ def _diagnostic_digest(view: TextView, shape: Shape, sample: list[Span], counted
             spans = (line,)
         picks.append(Pick(330 - rank * 0.01, spans, 'first of code'))
     return graves + errors + picks
+
+
+_PLACED_MESSAGE = re.compile(r'\n[ \t]*[^\s:]+:\d+(?::\d+)?:? ([^\n]+)')
+"""A diagnostic's message after its place (`pkg/x_test.go:135:18: call of assert.Equal copies lock value: ...`)."""
+_VARYING = re.compile(r'`[^`\n]*`|"[^"\n]*"|\'[^\'\n]*\'|[^\s`"\']*[./()\[\]*][^\s`"\']*|\w*[A-Z_\d]\w*')
+"""What varies between the messages of one kind: what they quote, names (with dots, paths, capitals, underscores),
+numbers; the plain lower-case words are the message's own."""
+FIRST_OF_KIND = 6
+"""Kinds of message whose first is shown: fewer than codes, told apart by words rather than by the tool's own rules."""
+MESSAGE_KINDS_READ = 2_000
+"""Diagnostics read for their kinds of message, at most."""
+
+
+def _message_kinds(view: TextView) -> list[Pick]:
+    """A checker that prints no codes (go vet, a compiler's plain errors): its messages sorted into kinds by what they
+    say once names, quoted parts and numbers are set aside, and the first of each kind, rarest kind first, as the
+    first of each code is for a checker that names its rules. A hundred `composite literal uses unkeyed fields`
+    make one kind; the one `copies lock value` another."""
+    if view.total > CENSUS_CHARS:
+        return []
+    kinds: dict[str, tuple[int, int]] = {}  # kind -> (count, where its first message's line starts)
+    for count, found in enumerate(_PLACED_MESSAGE.finditer(f'\n{view.text}', 0, view.end + 1)):
+        if count == MESSAGE_KINDS_READ:
+            break
+        kind = _message_kind(found.group(1))
+        seen = kinds.get(kind)
+        kinds[kind] = (seen[0] + 1, seen[1]) if seen is not None else (1, max(0, found.start()))
+    if len(kinds) < 2:
+        return []
+    # Errors and warnings before notes (a compiler's account of its own work), then the rarest kind, then the first.
+    text = view.text
+    ordered = sorted(kinds.values(), key=lambda kind: (_severity(text, kind[1]), *kind))[:FIRST_OF_KIND]
+    return [Pick(330 - rank * 0.01, (view.line_at(start),), 'first of kind') for rank, (_, start) in enumerate(ordered)]
+
+
+KIND_WORDS = 2
+"""Words of a message's first part that say too little on their own (`not vectorized:`, `undeclared name:`): its next
+part is of its kind too."""
+
+
+def _message_kind(message: str) -> str:
+    """What kind of message `message` is: its first part (to its first `: `), or two where the first is short, after
+    the one word that labels it (`missed:`, `error:`), what varies in it set aside (see `_VARYING`); the detail after it
+    is the instance's (`statement clobbers memory: memset (&state, 0, 48);`)."""
+    label, said, rest = message.partition(': ')
+    if not said or ' ' in label.strip():
+        label, rest = '', message
+    parts = rest.split(': ', 2)
+    first = parts[0] if len(parts) == 1 or len(parts[0].split()) > KIND_WORDS else ': '.join(parts[:2])
+    return f'{label}{said if label else ""}{_VARYING.sub("_", first)}'
 
 
 FIRST_ERRORS = 5
