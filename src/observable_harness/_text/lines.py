@@ -131,7 +131,7 @@ _EXIT_STATUS = re.compile(
 _STRONG_ERROR = re.compile(
     r'^\s*(?:[Ee]rror|[Ff]atal|[Ff]ailed|[Ff]ailure|[Ff]ailures|panic|exception|critical|err!?)\b'
     r'|\b(?:ERROR|FATAL|FAILED|FAILURES?|CRITICAL|PANIC)\b|\bERR!'
-    r'|\b(?:[Ee]rror|[Ff]atal [Ee]rror|[Ff]ailed|[Ff]ailure)(?:\[\w+\])?:(?!:)'  # not a path: `error::tests`
+    r'|(?<!-)\b(?:[Ee]rror|[Ff]atal [Ee]rror|[Ff]ailed|[Ff]ailure)(?:\[\w+\])?:(?!:)'  # not `error::tests`, `fp-error:`
     r'|\b[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b(?::|\s*$)'
     r'|^Caused by: '
     r'|\bmake(?:\[\d+\])?: \*\*\*'
