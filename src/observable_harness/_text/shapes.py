@@ -3966,12 +3966,11 @@ def _diagnostic_digest(view: TextView, shape: Shape, sample: list[Span], counted
 
 _PLACED_MESSAGE = re.compile(r'\n[ \t]*[^\s:]+:\d+(?::\d+)?:? ([^\n]+)')
 """A diagnostic's message after its place (`pkg/x_test.go:135:18: call of assert.Equal copies lock value: ...`)."""
-_VARYING = re.compile(r'`[^`\n]*`|"[^"\n]*"|\'[^\'\n]*\'|[^\s`"\']*[./()\[\]*][^\s`"\']*|\w*[A-Z_\d]\w*')
-"""What varies between the messages of one kind: what they quote, names (with dots, paths, capitals, underscores),
-numbers; the plain lower-case words are the message's own."""
+_QUOTED_PART = re.compile(r'`[^`\n]*`|"[^"\n]*"|\'[^\'\n]*\'')
+"""What a message quotes: a name, a value, a line of source."""
 FIRST_OF_KIND = 6
 """Kinds of message whose first is shown: fewer than codes, told apart by words rather than by the tool's own rules."""
-MESSAGE_KINDS_READ = 2_000
+MESSAGE_KINDS_READ = 400
 """Diagnostics read for their kinds of message, at most."""
 
 
@@ -4000,18 +3999,24 @@ def _message_kinds(view: TextView) -> list[Pick]:
 KIND_WORDS = 2
 """Words of a message's first part that say too little on their own (`not vectorized:`, `undeclared name:`): its next
 part is of its kind too."""
+KIND_TOKENS = 8
+"""Words of a message's first part its kind is read from: enough to tell kinds apart, few enough to read fast."""
 
 
 def _message_kind(message: str) -> str:
-    """What kind of message `message` is: its first part (to its first `: `), or two where the first is short, after
-    the one word that labels it (`missed:`, `error:`), what varies in it set aside (see `_VARYING`); the detail after it
-    is the instance's (`statement clobbers memory: memset (&state, 0, 48);`)."""
+    """What kind of message `message` is: the plain lower-case words of its first part (to its first `: `), or of two
+    where the first is short, after the one word that labels it (`missed:`, `error:`). What it quotes, names (with dots,
+    capitals, underscores) and numbers vary from message to message of a kind; the detail after its first part is the
+    instance's (`statement clobbers memory: memset (&state, 0, 48);`)."""
     label, said, rest = message.partition(': ')
     if not said or ' ' in label.strip():
-        label, rest = '', message
+        label, said, rest = '', '', message
     parts = rest.split(': ', 2)
     first = parts[0] if len(parts) == 1 or len(parts[0].split()) > KIND_WORDS else ': '.join(parts[:2])
-    return f'{label}{said if label else ""}{_VARYING.sub("_", first)}'
+    if '`' in first or '"' in first or "'" in first:
+        first = _QUOTED_PART.sub(' ', first)
+    words = first.split(None, KIND_TOKENS)[:KIND_TOKENS]
+    return label + said + ' '.join([word for word in words if word.isalpha() and word.islower()])
 
 
 FIRST_ERRORS = 5
