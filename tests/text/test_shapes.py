@@ -117,6 +117,41 @@ def test_a_sorted_profile_keeps_its_totals_header_and_top_rows() -> None:
     assert not any('Warning)' in line for line in kept)
 
 
+def test_what_a_program_printed_above_its_table_is_read_before_the_tables_last_rows() -> None:
+    # A pandas script (real) over statsmodels' anes96 survey: its row count, numpy's warning that a log met a zero,
+    # how many rows became -inf, then a table of 140 groups. The lines above the header say what went wrong with
+    # the table's last column; the table's last rows do not. (The -inf cells once broke the search for outliers.)
+    output = (_DATA / 'tables' / 'pandas_groupby_anes96_log_zero.txt').read_text(encoding='utf-8')
+    preview = select_preview(output, 1_000)
+    assert preview.shape == 'table'
+    shown = preview.text.splitlines()
+    assert 'anes_groups.py:6: RuntimeWarning: divide by zero encountered in log' in shown
+    assert 'log_popul: 228 rows are -inf' in shown
+    assert '     educ  income   n      vote        age  log_popul' in shown
+
+
+_SPECIAL_CELLS = st.sampled_from(['inf', '-inf', 'nan', 'NaN', 'Infinity', '1e308', '-1e-308', '0'])
+_CELLS = st.one_of(  # as often a value no finite measure reads as a plain one
+    _SPECIAL_CELLS,
+    st.integers(min_value=-(10**9), max_value=10**9).map(str),
+    _SPECIAL_CELLS,
+    st.floats(allow_nan=True, allow_infinity=True).map(lambda value: f'{value:.6f}'),
+)
+
+
+@given(rows=st.lists(st.lists(_CELLS, min_size=3, max_size=3), min_size=20, max_size=80))
+def test_a_table_of_any_numbers_infinite_or_undefined_ones_too_is_previewed_within_its_budget(
+    rows: list[list[str]],
+) -> None:
+    text = '\n'.join(
+        [f'{"id":>6} {"alpha":>24} {"beta":>24} {"gamma":>24}']
+        + [f'{index:>6} ' + ' '.join(f'{cell:>24}' for cell in row) for index, row in enumerate(rows)]
+    )
+    preview = select_preview(text, 600)
+    assert len(preview.text) <= 600
+    assert preview.kept_chars + preview.cut_chars == len(text)
+
+
 def test_an_unsorted_timing_table_keeps_its_largest_rows() -> None:
     imports = capture('importtime').text
     kept = digest_lines(imports)

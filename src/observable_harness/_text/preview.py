@@ -692,25 +692,30 @@ def _class_picks(
     else:
         contents = [view.content(span)[:_CLASSIFIED_CHARS] for span in window]
         classes = dict(zip(window, classify_lines(contents).classes, strict=True))
+    # What a checker printed before its first finding (a configuration it could not load, an inventory it could not
+    # fetch), or a program before the table it went on to print (its inputs, a warning, a first result), is not one of
+    # the findings or the rows: its warnings and errors count as in a log.
+    before_findings: list[Span] = []
     if shape.kind is ShapeKind.diagnostics:
-        # What a checker printed before its first finding (a configuration it could not load, an inventory it
-        # could not fetch) is not one of the findings: its warnings and errors count as in a log.
         before_findings = list(takewhile(lambda span: not _FINDING.match(view.content(span)), head))
-        if before_findings:
-            contents = [view.content(span)[:_CLASSIFIED_CHARS] for span in before_findings]
-            classes.update(zip(before_findings, classify_lines(contents).classes, strict=True))
-            alerts = [span for span in before_findings if classes[span] in (LineClass.error, LineClass.warning)]
-            if alerts:
-                # Above the first finding of each code: a checker that ran without its configuration or its
-                # references reports findings that follow from that. A line ending in `:` brings what it introduces.
-                first = alerts[0]
-                below = view.next_line(first) if view.content(first).rstrip().endswith(':') else None
-                spans = [first, below] if below is not None else [first]
-                # More room than a plain line: a warning's reason is often long (a URL and an exception), and
-                # it is what the findings after it follow from; longer still, it is cut in its middle (which and
-                # why are at its ends), leaving the room to the findings.
-                lines = [_Line(span, limit * 2, role='error') for span in spans]
-                preamble_pick = (PREAMBLE_ALERT_PRIORITY, lines, 'error')
+    elif shape.kind is ShapeKind.table and shape.header is not None:
+        header_start = shape.header[0]
+        before_findings = [span for span in head if span[1] < header_start]
+    if before_findings:
+        contents = [view.content(span)[:_CLASSIFIED_CHARS] for span in before_findings]
+        classes.update(zip(before_findings, classify_lines(contents).classes, strict=True))
+        alerts = [span for span in before_findings if classes[span] in (LineClass.error, LineClass.warning)]
+        if alerts:
+            # Above the first finding of each code: a checker that ran without its configuration or its references
+            # reports findings that follow from that. A line ending in `:` brings what it introduces.
+            first = alerts[0]
+            below = view.next_line(first) if view.content(first).rstrip().endswith(':') else None
+            spans = [first, below] if below is not None else [first]
+            # More room than a plain line: a warning's reason is often long (a URL and an exception), and it is what
+            # the findings after it follow from; longer still, it is cut in its middle (which and why are at its
+            # ends), leaving the room to the findings.
+            lines = [_Line(span, limit * 2, role='error') for span in spans]
+            preamble_pick = (PREAMBLE_ALERT_PRIORITY, lines, 'error')
     if shape.kind in (ShapeKind.log, ShapeKind.test_run) and not quiet:
         # Shapes with a digest of their own find their failures there; a log's can sit anywhere.
         # The middle begins after the head lines classified: the rest of the head is searched like the middle.
@@ -842,6 +847,8 @@ def _class_picks(
     # A list of paths under a few lines that say what it lists (`pip show -f`: the package, its version and
     # location): those lines are its header, read before the last paths.
     preamble = _preamble(view, head) if shape.kind is ShapeKind.listing and shape.variant == 'find' else 0
+    if shape.kind is ShapeKind.table:
+        preamble = len(before_findings)  # lines above a table's header: read before its last rows
     for index, span in enumerate(head):
         if classes.get(span) in plain:
             if balanced:

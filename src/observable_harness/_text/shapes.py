@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 import re
 from bisect import bisect_right
 from collections import Counter
@@ -2803,7 +2804,8 @@ def _outlier_rows(view: TextView, shape: Shape, table: _Columns) -> list[Pick]:
             continue  # a process's or a row's id: a number that names, not one that measures
         if sum(_number(cell) is None for cell in cells[:OUTLIER_PROBE]) > OUTLIER_PROBE // 10:
             continue  # names, dates, statuses: told at its first cells
-        numbers = sorted(value for cell in cells if (value := _number(cell)) is not None)
+        # An infinite or undefined value (`-inf` where a log met a zero) is no measure of how far others stand out.
+        numbers = sorted(value for cell in cells if (value := _number(cell)) is not None and math.isfinite(value))
         if len(numbers) < 0.9 * len(cells):
             continue
         low, high = numbers[len(numbers) // 4], numbers[len(numbers) * 3 // 4]
