@@ -1525,6 +1525,20 @@ def test_a_rust_test_runs_panics_are_shown_with_the_values_they_compared() -> No
     assert 'test result: FAILED. 18 passed; 3 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.08s' in shown
 
 
+def test_asked_for_the_slowest_entries_a_log_ranks_them_by_the_measure_they_name() -> None:
+    # `ping -s 60000` of loopback for 150 packets while a load ran (real): each line names its `time=` among other
+    # keyed numbers (`icmp_seq=`, `ttl=`); the slowest replies sit in the middle, where neither end shows them.
+    log = (_DATA / 'logs' / 'ping_loopback_large_packets_under_load.txt').read_text(encoding='utf-8')
+    intent = Intent.gather(
+        args={'command': 'ping -c 150 -i 0.2 -s 60000 127.0.0.1'},
+        text="I'll ping loopback with large packets while the load runs.",
+        prompt='Which pings were the slowest while the load ran?',
+    )
+    shown = select_preview(log, 1_000, intent=intent).text.splitlines()
+    assert '60008 bytes from 127.0.0.1: icmp_seq=100 ttl=64 time=0.100 ms' in shown
+    assert '60008 bytes from 127.0.0.1: icmp_seq=95 ttl=64 time=0.091 ms' in shown
+
+
 def test_a_debug_log_whose_lines_open_with_their_level_is_a_log_not_a_dump_of_keys() -> None:
     # `sshd -ddd` beside `ssh -vvv` offering a key the server does not know (real): nearly every line opens with
     # `debug1:`, `debug2:` or `debug3:`, three keys a dump would not repeat. Read as a log, its two lines that say

@@ -3089,7 +3089,7 @@ def extreme_rows(
         return _tree_extremes(view, rows, starts, direction)
     position = _measured_field(lines)
     if position is None:
-        return []
+        return _keyed_extremes(view, lines, direction, subjects) if shape.kind is ShapeKind.log else []
     if LARGEST_SCAN_CHARS < view.total <= LONGEST_DIGITS_CHARS and 0 <= position < DIGITS_FIELDS and direction > 0:
         # Too large to rank whole, but its measure is one of each line's first fields (`du`, `wc -l`, `find -printf
         # '%s %p'`, `git cat-file --batch-check`'s type, name and size): its largest plain numbers have the most
@@ -3122,6 +3122,45 @@ def extreme_rows(
     # Plain numbers (most of them) are read here; the rest (units, commas, nothing) by `_measure`.
     values = [float(core) if core.replace('.', '', 1).isdecimal() else _measure(core) for core in cores]
     return _extreme_picks(view, _ranked(values, starts, direction, within, EXTREME_ROWS)[:EXTREME_ROWS], 0)
+
+
+_KEYED_NUMBER = re.compile(r'\b([A-Za-z_][\w.-]*)(?::|=) *(-?\d+(?:\.\d+)?)\b')
+"""A measure a log line names: `Query_time: 3.51`, `duration=120ms`, `rt=0.84`."""
+_TIME_KEY = re.compile(r'time|duration|elapsed|latency|took|wait|ms$|secs?$', re.IGNORECASE)
+"""A key that measures time: what "the slowest", "the worst" of a log's entries are ranked by, unless one is named."""
+KEYED_MIN_LINES = 3
+"""Lines read that must name a key with a number for it to be one of the log's measures."""
+KEYED_EXTREME_HITS = 5_000
+"""Lines naming the chosen key read for its largest values, at most."""
+
+
+def _keyed_extremes(view: TextView, lines: list[str], direction: int, subjects: tuple[str, ...]) -> list[Pick]:
+    """In a log whose entries name their measures (a slow query log's `# Query_time: 3.51`, a request log's
+    `duration=120ms`), the entries with the largest (or smallest) value of the measure the request names, else of the
+    one measuring time, else of the one most lines read name: "which queries are worst". One search of the text for
+    that key."""
+    if view.total > LARGEST_SCAN_CHARS:
+        return []
+    seen: dict[str, set[str]] = {}
+    lines_of: Counter[str] = Counter()
+    for line in lines:
+        keys = {key: value for key, value in _KEYED_NUMBER.findall(line)}
+        for key, value in keys.items():
+            seen.setdefault(key, set()).add(value)
+            lines_of[key] += 1
+    measures = [key for key, count in lines_of.most_common() if count >= KEYED_MIN_LINES and len(seen[key]) > 1]
+    if not measures:
+        return []
+    named = [key for key in measures if any(subject in key.lower() for subject in subjects if len(subject) >= 3)]
+    timed = [key for key in measures if _TIME_KEY.search(key)]
+    key = (named or timed or measures)[0]
+    found = re.finditer(f'\\b{re.escape(key)}(?::|=) *(-?\\d+(?:\\.\\d+)?)\\b', view.text)
+    ranked = [
+        (float(hit.group(1)) * direction, view.line_at(hit.start())[0])
+        for hit in itertools.islice(found, KEYED_EXTREME_HITS)
+    ]
+    ranked.sort(key=lambda item: (-item[0], item[1]))
+    return _extreme_picks(view, list(dict.fromkeys(start for _, start in ranked))[: EXTREME_ROWS // 2], 0)
 
 
 DIGITS_FIELDS = 4
