@@ -3154,10 +3154,14 @@ def _keyed_extremes(view: TextView, lines: list[str], direction: int, subjects: 
     named = [key for key in measures if any(subject in key.lower() for subject in subjects if len(subject) >= 3)]
     timed = [key for key in measures if _TIME_KEY.search(key)]
     key = (named or timed or measures)[0]
-    found = re.finditer(f'\\b{re.escape(key)}(?::|=) *(-?\\d+(?:\\.\\d+)?)\\b', view.text)
+    # Opening with the key itself, a literal the regex engine skips to (a `\\b` first is tried at every character);
+    # a hit inside a longer name (`uptime=` for `time=`) is left out after.
+    text = view.text
+    found = re.finditer(f'{re.escape(key)}(?::|=) *(-?\\d+(?:\\.\\d+)?)\\b', text)
     ranked = [
         (float(hit.group(1)) * direction, view.line_at(hit.start())[0])
         for hit in itertools.islice(found, KEYED_EXTREME_HITS)
+        if not hit.start() or not (text[hit.start() - 1].isalnum() or text[hit.start() - 1] == '_')
     ]
     ranked.sort(key=lambda item: (-item[0], item[1]))
     return _extreme_picks(view, list(dict.fromkeys(start for _, start in ranked))[: EXTREME_ROWS // 2], 0)
