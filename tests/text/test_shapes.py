@@ -1539,6 +1539,21 @@ def test_asked_for_the_slowest_entries_a_log_ranks_them_by_the_measure_they_name
     assert '60008 bytes from 127.0.0.1: icmp_seq=95 ttl=64 time=0.091 ms' in shown
 
 
+def test_the_titles_a_loop_printed_over_its_blocks_are_all_shown() -> None:
+    # A shell loop over this machine's processes (real): `echo "=== pid $pid ($comm) threads=N fds=N"`, then the
+    # process's `/proc/<pid>/limits` and status. Each title says whose block it is and what was counted there.
+    output = (_DATA / 'logs' / 'proc_limits_per_process_loop.txt').read_text(encoding='utf-8')
+    shown = select_preview(output, 1_000).text.splitlines()
+    titles = [line for line in output.splitlines() if line.startswith('=== pid ')]
+    assert len(titles) == 9
+    assert all(title in shown for title in titles)
+
+
+def test_titles_that_only_name_their_blocks_are_left_to_the_blocks() -> None:
+    view = TextView(''.join(f'== cert_{name}.pem\nSubject: CN = {name}\nNot After : 2031\n' for name in 'abcdefgh'))
+    assert shapes._block_titles(view) == []
+
+
 def test_a_debug_log_whose_lines_open_with_their_level_is_a_log_not_a_dump_of_keys() -> None:
     # `sshd -ddd` beside `ssh -vvv` offering a key the server does not know (real): nearly every line opens with
     # `debug1:`, `debug2:` or `debug3:`, three keys a dump would not repeat. Read as a log, its two lines that say

@@ -1642,6 +1642,7 @@ def digest(
             *_block_totals(view),
             *_call_first_frame(view),
             *_panics(view),
+            *_block_titles(view),
         ]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
@@ -2176,6 +2177,37 @@ def _rare_leading(view: TextView, head: list[Span], tail: list[Span], sample: li
             break
     return [
         Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (span,), 'rare') for rank, span in enumerate(sorted(picked.values()))
+    ]
+
+
+_BLOCK_TITLE = re.compile(r'\n((?:={2,}>?|-{3,}|#{2,}|==>)[ \t]*\w[^\n]*)')
+"""A title a command prints over each block of its output: a loop's `echo "=== pid $pid open_fds=$n"`, `head`'s
+`==> file <==` over each file, `### INFO` between the parts of a compound command."""
+BLOCK_TITLES = 16
+"""Titles of a command's blocks shown, at most; more are read for whether they are titles."""
+BLOCK_TITLE_PRIORITY = 336.0
+"""Where a block's title ranks: under the log's first error, over its plain lines and its errors' other kinds."""
+
+
+def _block_titles(view: TextView) -> list[Pick]:
+    """The titles a command printed over the blocks of its output, in order, where each holds a number: a loop over
+    processes says which block is whose and what it counted there (`=== pid 29272 (gateway) open_fds=1024`). Three at
+    least, each over lines of its own (not a run of rules); found by one search of the text. Titles that only name
+    their blocks (a file each) are an index of them, not what the blocks hold: left to the blocks' own lines."""
+    if view.total > LARGEST_SCAN_CHARS:
+        return []
+    found = list(itertools.islice(_BLOCK_TITLE.finditer(f'\n{view.text}', 0, view.end + 1), 4 * BLOCK_TITLES))
+    starts = [hit.start() for hit in found]  # in the text, the line break before it is the one added in front
+    if len(starts) < 3 or any(after - before < 2 for before, after in pairwise([*starts, view.end])):
+        return []
+    titles = [view.line_at(start) for start in starts]
+    if len({view.content(title) for title in titles}) < len(titles) // 2:
+        return []  # the same line over and over: a separator, not a title
+    if not all(any(char.isdigit() for char in view.content(title)) for title in titles):
+        return []  # titles that only name their blocks (files, steps): an index, not what the blocks found
+    return [
+        Pick(BLOCK_TITLE_PRIORITY - rank * 0.01, (title,), 'section')
+        for rank, title in enumerate(titles[:BLOCK_TITLES])
     ]
 
 
