@@ -18,7 +18,9 @@ from observable_harness._text.preview import select_preview
 from observable_harness._text.shapes import (
     _CODE_STYLES,
     _SIZE_UNITS,
+    TextView,
     _aligned_columns,
+    _code_style,
     _column_reader,
     _fields,
     _number,
@@ -171,3 +173,38 @@ def _plain_columns(lines: list[str]) -> list[tuple[int, int]]:
 def test_an_aligned_tables_columns_are_where_the_plain_marks_put_them(lines: list[str]) -> None:
     # ASCII rows are marked with one `bytes.translate` each, rows outside ASCII as before, by two substitutions.
     assert _aligned_columns(lines) == _plain_columns(lines)
+
+
+_FINDINGS = st.sampled_from(
+    [
+        'src/app.py:12: error: Name "x" is not defined  [name-defined]',
+        'src/app.py:3:1: F401 `os` imported but unused',
+        "pl/compat.lua:24:24: (W113) accessing undefined variable 'loadstring'",
+        'lib/x.rb:76:13: W: Lint/EnsureReturn: Do not return from an ensure block.',
+        '/usr/share/perl5/Dpkg/Lock.pm:40:5: [BuiltinFunctions::ProhibitStringyEval] Expression form of "eval"',
+        'conf/base.yml:207:16: [error] too many spaces after colon (colons)',
+        'pkg/x_test.go:135:18: call of assert.Equal copies lock value',
+        '    ^-- SC2086 (info): Double quote to prevent globbing and word splitting.',
+        'plain text between findings',
+        '',
+    ]
+)
+
+
+@given(lines=st.lists(_FINDINGS, min_size=1, max_size=60))
+def test_the_code_style_read_with_early_stops_is_the_style_most_lines_hold(lines: list[str]) -> None:
+    # The style whose codes most lines read show (the first in order among equals): each style stops reading once it
+    # cannot pass the best so far, which must not change which style that is.
+    view = TextView('\n'.join(lines))
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for line in lines:
+        spans.append((start, start + len(line)))
+        start += len(line) + 1
+    counts = [sum(1 for line in lines if style.holds(line)) for style in _CODE_STYLES]
+    best = max(range(len(counts)), key=lambda index: (counts[index], -index))
+    chosen = _code_style(view, spans)
+    if counts[best] == 0:
+        assert chosen is None
+    elif chosen is not None:  # a style on too few of the findings read is no style of the tool's (None)
+        assert chosen is _CODE_STYLES[best]

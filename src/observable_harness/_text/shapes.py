@@ -99,7 +99,7 @@ _CHUNK_CHARS = 16 * 1024
 class TextView:
     """Line lookups over one payload without splitting it."""
 
-    __slots__ = ('_blocks', '_unindented', 'columns', 'end', 'rows', 'text', 'total')
+    __slots__ = ('_blocks', '_unindented', 'code_styles', 'columns', 'end', 'rows', 'text', 'total')
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -111,6 +111,8 @@ class TextView:
         """Per offset, the lines from it on and where each starts (see `_rows_from`)."""
         self.columns: dict[tuple[int, str, int], list[float | None]] = {}
         """Per offset, delimiter and column, the numbers in that column of the rows from the offset on."""
+        self.code_styles: dict[tuple[Span, ...], _CodeStyle | None] = {}
+        """Per set of lines read, the style of diagnostic codes they show (see `_code_style`)."""
         self.end = self.total - 1 if text.endswith('\n') else self.total
         """End of the last line's content (a final line break does not open another line)."""
 
@@ -3649,6 +3651,8 @@ PANIC_LINES = 3
 _PANIC = ' panicked at '
 PANIC_READ = 64
 """Panics looked at for ones of other tests, at most."""
+PANIC_SCAN_CHARS = 256 * 1024
+"""Characters at a text's end searched for panics."""
 
 
 def _panics(view: TextView) -> list[Pick]:
@@ -3658,7 +3662,9 @@ def _panics(view: TextView) -> list[Pick]:
     text = view.text
     picks: list[Pick] = []
     threads: set[str] = set()
-    place = text.find(_PANIC, 0, view.end)
+    # In the last `PANIC_SCAN_CHARS` only: a test run reports its panics under `failures:` at its end, and a search of
+    # a whole megabyte outside ASCII costs half a millisecond.
+    place = text.find(_PANIC, max(0, view.end - PANIC_SCAN_CHARS), view.end)
     for _ in range(PANIC_READ):
         if place == -1 or len(picks) == PANICS:
             break
@@ -3912,18 +3918,30 @@ def census(view: TextView, sample: list[Span]) -> Census | None:
 
 
 def _code_style(view: TextView, sample: list[Span]) -> _CodeStyle | None:
-    """The style whose codes the sampled lines show most often."""
+    """The style whose codes the sampled lines show most often (once per view and lines: the census asks, then the
+    digest)."""
+    key = tuple(sample)
+    if key not in view.code_styles:
+        view.code_styles[key] = _read_code_style(view, sample)
+    return view.code_styles[key]
+
+
+def _read_code_style(view: TextView, sample: list[Span]) -> _CodeStyle | None:
     lines = [view.content(span) for span in sample]
     best, hits = None, 0
     for style in _CODE_STYLES:
-        found = sum(1 for line in lines if style.holds(line))
+        found = 0
+        for read, line in enumerate(lines):
+            if found + len(lines) - read <= hits:
+                break  # too few lines left for this style to hold on more than the best so far
+            found += style.holds(line)
         if found > hits:
             best, hits = style, found
     # A code on a few of many findings is a tag of those few (go vet's `[amd64]` on its assembly checks), not the
     # tool's way of naming its rules.
-    if best is not None and hits < CODED_SHARE * sum(1 for line in lines if _DIAGNOSTIC.match(line)):
-        return None
-    return best
+    if best is None or hits >= CODED_SHARE * len(lines):
+        return best  # on a quarter of all the lines read, so on a quarter of the findings among them at least
+    return None if hits < CODED_SHARE * sum(1 for line in lines if _DIAGNOSTIC.match(line)) else best
 
 
 CODED_SHARE = 0.25
