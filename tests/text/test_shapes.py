@@ -152,6 +152,26 @@ def test_a_table_of_any_numbers_infinite_or_undefined_ones_too_is_previewed_with
     assert preview.kept_chars + preview.cut_chars == len(text)
 
 
+def test_a_table_a_tool_prints_again_further_on_is_shown_with_its_first_rows() -> None:
+    # `top -b -n 3` while one stress-ng worker spins (real): three samples, each a summary, a line of column names in
+    # capitals and every process, the busiest first. The first sample's header is in view; what the later samples put
+    # at their top (the worker at 100% CPU) is in the middle, under the same names.
+    output = (_DATA / 'tables' / 'top_batch_three_samples_stress.txt').read_text(encoding='utf-8')
+    shown = select_preview(output, 1_000).text.splitlines()
+    worker = '  528 root      20   0   77308   3280   1352 R 100.0   0.0   0:02.15 stress-ng-cpu'
+    at = shown.index(worker)
+    assert shown[at - 1] == '  PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND'
+
+
+def test_capitals_apart_by_single_blanks_are_a_title_not_a_tables_column_names() -> None:
+    lines = [f'log line {i} says something' for i in range(60)]
+    lines[30:30] = ['LATEST DETECTED DEADLOCK', 'one', 'two', 'three']
+    view = TextView('\n'.join(lines))
+    head = view.head(HEAD_LINES, HEAD_CHARS)
+    tail = view.tail(TAIL_LINES, head[-1][1] + 1)
+    assert shapes._embedded_tables(view, head, tail) == []
+
+
 def test_an_unsorted_timing_table_keeps_its_largest_rows() -> None:
     imports = capture('importtime').text
     kept = digest_lines(imports)

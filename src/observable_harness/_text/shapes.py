@@ -1602,7 +1602,7 @@ def digest(
     kind = shape.kind
     if kind is ShapeKind.table:
         # A profiler's tables, one a function under its total (line_profiler's), are read by their totals too.
-        return [*_table_digest(view, shape, head), *_block_totals(view)]
+        return [*_table_digest(view, shape, head), *_block_totals(view), *_embedded_tables(view, head, tail)]
     if kind is ShapeKind.history:
         return _history_digest(view, head, shape.variant)
     if kind is ShapeKind.diff:
@@ -1645,6 +1645,7 @@ def digest(
             *_call_first_frame(view),
             *_panics(view),
             *_block_titles(view),
+            *_embedded_tables(view, head, tail),
         ]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
@@ -2211,6 +2212,50 @@ def _block_titles(view: TextView) -> list[Pick]:
         Pick(BLOCK_TITLE_PRIORITY - rank * 0.01, (title,), 'section')
         for rank, title in enumerate(titles[:BLOCK_TITLES])
     ]
+
+
+_COLUMN_NAMES = re.compile(r'\n[ \t]*([A-Z%][A-Z0-9%/_+.#-]*(?:[ \t]+[A-Z%][A-Z0-9%/_+.#-]*){2,})[ \t]*(?=\n)')
+"""A line of column names in capitals (`PORT     STATE SERVICE    VERSION`, `NAME   READY   STATUS`)."""
+EMBEDDED_ROWS = 10
+"""Rows shown under a table printed in the middle of a log, at most."""
+EMBEDDED_TABLES = 2
+"""Tables in the middle of a log shown, at most."""
+CAPTION_CHARS = 80
+"""Characters a line above such a table may hold to be its caption."""
+EMBEDDED_TABLE_PRIORITY = 455.0
+"""Where such a table ranks: with a table's header, over a log's plain lines."""
+
+
+def _embedded_tables(view: TextView, head: list[Span], tail: list[Span]) -> list[Pick]:
+    """A table a tool prints in the middle of its log (nmap's ports between its probes and its fingerprints, a
+    status table among progress lines): its line of column names in capitals, aligned (two blanks apart somewhere),
+    and the rows under it to a blank line. What the log was run for, which neither end shows."""
+    if view.total > LARGEST_SCAN_CHARS or not head or not tail:
+        return []
+    low, high = head[-1][1], tail[0][0]
+    picks: list[Pick] = []
+    for found in _COLUMN_NAMES.finditer(f'\n{view.text}', low + 1, high + 1):
+        names = found.group(1)
+        if '  ' not in names and '\t' not in names:
+            continue  # capitals apart by single blanks: a sentence or a title (`LATEST DETECTED DEADLOCK`)
+        header = view.line_at(found.start())
+        rows: list[Span] = []
+        below = view.next_line(header)
+        while below is not None and len(rows) < EMBEDDED_ROWS:
+            line = view.content(below)
+            if not line.strip() or len(line.split()) < 2:
+                break
+            rows.append(below)
+            below = view.next_line(below)
+        if len(rows) >= 2:
+            # The line right above the names, when short, captions the table (nmap's `Not shown: 2019 closed ports`).
+            above = view.previous_line(header)
+            caption = (above,) if above is not None and 0 < len(view.content(above).strip()) <= CAPTION_CHARS else ()
+            picks.append(Pick(EMBEDDED_TABLE_PRIORITY - len(picks) * 0.01, (*caption, header, *rows), 'header'))
+            picks.append(Pick(EMBEDDED_TABLE_PRIORITY - 0.5 - len(picks) * 0.01, (header, *rows[:3]), 'header'))
+        if len(picks) >= 2 * EMBEDDED_TABLES:
+            break
+    return picks
 
 
 _PAIR = re.compile(r'(?:^| )([A-Za-z_][\w.-]*)=(\S*)')
