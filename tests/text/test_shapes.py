@@ -172,6 +172,17 @@ def test_capitals_apart_by_single_blanks_are_a_title_not_a_tables_column_names()
     assert shapes._embedded_tables(view, head, tail) == []
 
 
+def test_the_errors_a_json_documents_records_state_are_shown_by_kind() -> None:
+    # A script validating 400 rows of statsmodels' `fair` data with pydantic and printing its report as indented JSON
+    # (real): 396 accepted records, and four whose `"error"` says why, of two kinds, in the middle of the document.
+    report = (_DATA / 'json' / 'pydantic_row_validation_fair.json.txt').read_text(encoding='utf-8')
+    preview = select_preview(report, 1_000)
+    assert preview.shape == 'json'
+    shown = preview.text.splitlines()
+    assert '      "error": "age: Input should be greater than or equal to 18 (got 17.5)"' in shown
+    assert '      "error": "affairs: Input should be less than or equal to 20 (got 26.8799896)"' in shown
+
+
 def test_an_unsorted_timing_table_keeps_its_largest_rows() -> None:
     imports = capture('importtime').text
     kept = digest_lines(imports)

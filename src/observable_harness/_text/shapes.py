@@ -2623,7 +2623,32 @@ def _json_digest(view: TextView, head: list[Span], tail: list[Span]) -> list[Pic
         beside = view.next_line(span)
         spans = (span, beside) if beside is not None and _VERSION_FIELD.match(view.content(beside)) else (span,)
         picks.append(Pick(455 - index * 0.01, spans, 'record'))
-    return picks + _gravest_json(view)
+    return picks + _gravest_json(view) + _json_errors(view)
+
+
+_JSON_ERROR = re.compile(r'\n[ \t]*"(?:error|errors|reason|detail|failure)"[ \t]*:[ \t]*"([^"\n]*)')
+"""A record's error as an API states it: `"error": "version conflict: expected_version=4 ..."`."""
+JSON_ERROR_KINDS = 5
+"""Kinds of error a JSON document's records state shown, the first of each, rarest kind first."""
+JSON_ERRORS_READ = 400
+"""Error fields read for their kinds, at most."""
+
+
+def _json_errors(view: TextView) -> list[Pick]:
+    """The errors a JSON document's records state (a bulk API's rejected rows), the first of each kind, rarest kind
+    first, as a checker's first finding of each code: the one `unknown warehouse 'FRA1'` among twenty-seven version
+    conflicts. Kinds are told apart by their words (see `_message_kind`); one search of the text."""
+    if view.total > LARGEST_SCAN_CHARS:
+        return []
+    kinds: dict[str, tuple[int, int]] = {}  # kind -> (count, where its first error's line starts)
+    for found in itertools.islice(_JSON_ERROR.finditer(f'\n{view.text}', 0, view.end + 1), JSON_ERRORS_READ):
+        kind = _message_kind(found.group(1))
+        seen = kinds.get(kind)
+        kinds[kind] = (seen[0] + 1, seen[1]) if seen is not None else (1, max(0, found.start()))
+    ordered = sorted(kinds.values())[:JSON_ERROR_KINDS]
+    return [
+        Pick(REPORT_PRIORITY - rank * 0.01, (view.line_at(start),), 'error') for rank, (_, start) in enumerate(ordered)
+    ]
 
 
 def _in_listed_record(view: TextView, span: Span) -> bool:
