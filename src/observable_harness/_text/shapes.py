@@ -2406,7 +2406,8 @@ def _run_end(view: TextView, head: list[Span], tail: list[Span], sample: list[Sp
     does not show; the run's last line is one more of its own."""
     if not tail:
         return []
-    above = [view.content(span) for span in (*head, *sample)]
+    # The run is read where it is longest, in the middle's sampled lines (the head may open with a banner).
+    above = [view.content(span) for span in sample] or [view.content(span) for span in head]
     words = Counter(line.split(' ', 1)[0] for line in above if line[:1].strip())
     if not words:
         return []
@@ -3721,7 +3722,7 @@ PANIC_LINES = 3
 _PANIC = ' panicked at '
 PANIC_READ = 64
 """Panics looked at for ones of other tests, at most."""
-PANIC_SCAN_CHARS = 256 * 1024
+PANIC_SCAN_CHARS = 128 * 1024
 """Characters at a text's end searched for panics."""
 
 
@@ -3733,7 +3734,7 @@ def _panics(view: TextView) -> list[Pick]:
     picks: list[Pick] = []
     threads: set[str] = set()
     # In the last `PANIC_SCAN_CHARS` only: a test run reports its panics under `failures:` at its end, and a search of
-    # a whole megabyte outside ASCII costs half a millisecond.
+    # a whole megabyte outside ASCII costs half a millisecond, on every log.
     place = text.find(_PANIC, max(0, view.end - PANIC_SCAN_CHARS), view.end)
     for _ in range(PANIC_READ):
         if place == -1 or len(picks) == PANICS:
