@@ -1580,6 +1580,11 @@ def test_the_titles_a_loop_printed_over_its_blocks_are_all_shown() -> None:
     assert all(title in shown for title in titles)
 
 
+def test_titles_one_right_under_another_are_a_list_of_headings_not_titles_over_blocks() -> None:
+    view = TextView('intro\n' + ''.join(f'### step {n} of 5\n' for n in range(1, 6)) + 'done\n')
+    assert shapes._block_titles(view) == []
+
+
 def test_titles_that_only_name_their_blocks_are_left_to_the_blocks() -> None:
     view = TextView(''.join(f'== cert_{name}.pem\nSubject: CN = {name}\nNot After : 2031\n' for name in 'abcdefgh'))
     assert shapes._block_titles(view) == []

@@ -19,7 +19,7 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import accumulate, pairwise
@@ -2199,11 +2199,13 @@ def _block_titles(view: TextView) -> list[Pick]:
     their blocks (a file each) are an index of them, not what the blocks hold: left to the blocks' own lines."""
     if view.total > LARGEST_SCAN_CHARS:
         return []
-    found = list(itertools.islice(_BLOCK_TITLE.finditer(f'\n{view.text}', 0, view.end + 1), 4 * BLOCK_TITLES))
-    starts = [hit.start() for hit in found]  # in the text, the line break before it is the one added in front
-    if len(starts) < 3 or any(after - before < 2 for before, after in pairwise([*starts, view.end])):
-        return []
-    titles = [view.line_at(start) for start in starts]
+    found = itertools.islice(_BLOCK_TITLE.finditer(f'\n{view.text}', 0, view.end + 1), 4 * BLOCK_TITLES)
+    # Where each starts in the text: the line break before it is the one put in front.
+    titles = [view.line_at(hit.start()) for hit in found]
+    if len(titles) < 3 or titles[-1][1] >= view.end:
+        return []  # too few, or the last is over nothing
+    if any(below[0] == above[1] + 1 for above, below in pairwise(titles)):
+        return []  # one right under another: a list of headings, not titles over blocks
     if len({view.content(title) for title in titles}) < len(titles) // 2:
         return []  # the same line over and over: a separator, not a title
     if not all(any(char.isdigit() for char in view.content(title)) for title in titles):
@@ -2641,11 +2643,7 @@ def _json_errors(view: TextView) -> list[Pick]:
     conflicts. Kinds are told apart by their words (see `_message_kind`); one search of the text."""
     if view.total > LARGEST_SCAN_CHARS:
         return []
-    kinds: dict[str, tuple[int, int]] = {}  # kind -> (count, where its first error's line starts)
-    for found in itertools.islice(_JSON_ERROR.finditer(f'\n{view.text}', 0, view.end + 1), JSON_ERRORS_READ):
-        kind = _message_kind(found.group(1))
-        seen = kinds.get(kind)
-        kinds[kind] = (seen[0] + 1, seen[1]) if seen is not None else (1, max(0, found.start()))
+    kinds = _kinds_of(itertools.islice(_JSON_ERROR.finditer(f'\n{view.text}', 0, view.end + 1), JSON_ERRORS_READ))
     ordered = sorted(kinds.values())[:JSON_ERROR_KINDS]
     return [
         Pick(REPORT_PRIORITY - rank * 0.01, (view.line_at(start),), 'error') for rank, (_, start) in enumerate(ordered)
@@ -4147,19 +4145,24 @@ def _message_kinds(view: TextView) -> list[Pick]:
     make one kind; the one `copies lock value` another."""
     if view.total > CENSUS_CHARS:
         return []
-    kinds: dict[str, tuple[int, int]] = {}  # kind -> (count, where its first message's line starts)
-    for count, found in enumerate(_PLACED_MESSAGE.finditer(f'\n{view.text}', 0, view.end + 1)):
-        if count == MESSAGE_KINDS_READ:
-            break
-        kind = _message_kind(found.group(1))
-        seen = kinds.get(kind)
-        kinds[kind] = (seen[0] + 1, seen[1]) if seen is not None else (1, max(0, found.start()))
+    kinds = _kinds_of(itertools.islice(_PLACED_MESSAGE.finditer(f'\n{view.text}', 0, view.end + 1), MESSAGE_KINDS_READ))
     if len(kinds) < 2:
         return []
     # Errors and warnings before notes (a compiler's account of its own work), then the rarest kind, then the first.
     text = view.text
     ordered = sorted(kinds.values(), key=lambda kind: (_severity(text, kind[1]), *kind))[:FIRST_OF_KIND]
     return [Pick(330 - rank * 0.01, (view.line_at(start),), 'first of kind') for rank, (_, start) in enumerate(ordered)]
+
+
+def _kinds_of(messages: Iterable[re.Match[str]]) -> dict[str, tuple[int, int]]:
+    """Per kind of message (see `_message_kind`; the message in each match's first group), how many there are and where
+    the first one's line starts (each match opening with the line break before it, in a text with one put in front)."""
+    kinds: dict[str, tuple[int, int]] = {}
+    for found in messages:
+        kind = _message_kind(found.group(1))
+        seen = kinds.get(kind)
+        kinds[kind] = (seen[0] + 1, seen[1]) if seen is not None else (1, max(0, found.start()))
+    return kinds
 
 
 KIND_WORDS = 2
