@@ -2394,7 +2394,8 @@ def _final_report(view: TextView, tail: list[Span]) -> list[Pick]:
 
 
 RUN_END_SHARE = 0.6
-"""Share of the lines read above a log's tail that open with one word (`DEBUG`), for that word to be the run's."""
+"""Share of a log's sampled middle lines (its head's, when nothing was sampled) that open with one word (`DEBUG`), for
+that word to be the run's."""
 RUN_END_AFTER = 2
 """Lines shown after the last line a run's word opens: where the tool's account of itself begins."""
 _RUN_WORD = re.compile(r'[A-Za-z][\w-]*:?')
