@@ -438,7 +438,9 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         nonblank, lambda line: bool(_OTHER_TESTS.match(line)), 0.3
     ):
         return Shape(ShapeKind.test_run, 'tests')
-    if _over(nonblank, lambda line: bool(_DIAGNOSTIC.match(line)), 0.4) or _quoted_findings(nonblank):
+    # Findings quoted with their source need carets under it: without a `^`, no line is read twice for them.
+    diagnostic = _DIAGNOSTIC.match
+    if _over(nonblank, lambda line: bool(diagnostic(line)), 0.4) or ('^' in joined and _quoted_findings(nonblank)):
         return Shape(ShapeKind.diagnostics, 'lines')
     if ' ==> ' in joined and _over(nonblank, lambda line: bool(_SPELLING.search(line)), 0.4):
         return Shape(ShapeKind.diagnostics, 'lines')  # a spelling checker's findings: the word is the code
