@@ -1679,3 +1679,31 @@ def test_a_crashs_python_stack_printed_innermost_first_shows_its_first_frame_in_
         '    return sum(ctypes.string_at(buffer_address, size))',
     ):
         assert line in shown, line
+
+
+def test_tables_drawn_in_boxes_one_after_another_show_each_ones_names_and_first_row() -> None:
+    # A script of ten report queries run by `sqlite3` in `.mode box` with `.eqp on` (real, the Chinook sample
+    # database): each result in a box under its query plan, sorted as the report asks.
+    report = gzip.decompress((_DATA / 'tables' / 'sqlite_box_sales_report.txt.gz').read_bytes()).decode()
+    best_country = '│ USA            │ 91       │ 523.06  │ 5.75        │'
+    best_rep = '│ 3          │ Jane Peacock     │ Sales Support Agent │ 21        │ 146      │ 833.04  │'
+    shown = select_preview(report, 1_000).text.splitlines()
+    assert '│ BillingCountry │ invoices │ revenue │ avg_invoice │' in shown
+    assert best_country in shown
+    assert best_rep in shown
+    # Asked for the largest of each, the first rows answer, above a ranking of numbers across tables of other things.
+    asked = _asked(report, 'From the report: which country, sales rep and genre brought in the most revenue?').text
+    assert best_country in asked.splitlines()
+    assert best_rep in asked.splitlines()
+    assert '│ Rock               │ 835   │ 835   │ 826.65  │' in asked.splitlines()
+
+
+def test_a_table_drawn_in_a_box_is_read_by_its_column_names() -> None:
+    rows = [f'│ item-{i:03d} │ {i * 7 % 100:>5} │ {i * 13 % 97:>6} │' for i in range(400)]
+    box = ['┌──────────┬───────┬────────┐', '│ name     │ calls │ errors │', '├──────────┼───────┼────────┤', *rows]
+    box.append('└──────────┴───────┴────────┘')
+    view, shape, *_ = look('\n'.join(box))
+    assert shape.kind is ShapeKind.table
+    assert view.content(shape.header) == '│ name     │ calls │ errors │'
+    shown = select_preview('\n'.join(box), 600).text.splitlines()
+    assert '│ name     │ calls │ errors │' in shown

@@ -314,9 +314,16 @@ _OTHER_TESTS = re.compile(
 _OTHER_TESTS_MARKS = ('PASS', 'FAIL', '=== RUN ', 'test ', ' ... ')
 """Every line `_OTHER_TESTS` matches holds one of these."""
 _KEY_VALUE = re.compile(r'\s*["\']?[\w.\-/\[\]@$]+["\']?\s*(?:=|:(?=\s|$))\s*')
-_RULE_CHARS = re.compile(r'[-=+|: ]*')
-"""What a rule is drawn with between its ends: dashes, equals signs, pluses, bars, colons, spaces."""
-_RULE_RUN = re.compile(r'[-=]{3}')
+_RULE_CHARS = re.compile(r'[-=+|: \u2500-\u257f]*')
+"""What a rule is drawn with between its ends: dashes, equals signs, pluses, bars, colons, spaces, and the box-drawing
+characters a table drawn in boxes is ruled with (`├────┼────┤`, DuckDB's, SQLite's `.mode box`)."""
+_RULE_RUN = re.compile(r'[-=\u2500\u2501\u2550]{3}')
+_BOX_BAR = '\u2502'
+"""The bar between a boxed table's columns (`│ symbol │ month │`)."""
+_BOX_TOPS = ('\u250c', '\u256d', '\u2554', '\u250f')
+"""The corners a box's top border opens with: `┌`, `╭`, `╔`, `┏`."""
+_BOX_BOTTOM = '\u2514'
+"""The corner a box's bottom border opens with: `└`."""
 
 
 def is_rule(line: str) -> bool:
@@ -624,6 +631,10 @@ def _stanzas(lines: list[str]) -> bool:
     )
 
 
+_RULE_STROKES = re.compile(r'[-=\u2500\u2501\u2550]')
+"""The strokes a rule is drawn with."""
+
+
 def _fields(line: str, delimiter: str) -> list[str]:
     if delimiter == ' ':
         return line.split()
@@ -634,7 +645,19 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
     """A delimited or column-aligned table with a header row, found in the first lines."""
     # A rule under the header (psql's ---+---, coverage's -----) settles it.
     for index, line in enumerate(head_lines[1:12], start=1):
-        if is_rule(line) and line.count('-') + line.count('=') >= 8 and head_lines[index - 1].strip():
+        if line.lstrip().startswith(_BOX_TOPS):
+            if view.text.count(line.lstrip()[0]) > 1:
+                return None  # tables drawn in boxes one after another: each is read by itself (see `_boxed_tables`)
+            continue  # a box's top border: the header is under it
+        if is_rule(line) and len(_RULE_STROKES.findall(line)) >= 8 and head_lines[index - 1].strip():
+            if _BOX_BAR in head_lines[index - 1]:
+                # A table drawn in boxes: its column names in the first row under the top border, the rows under this
+                # rule (a second row above the rule, DuckDB's column types, goes with the names).
+                header = index - 1
+                while header > 0 and _BOX_BAR in head_lines[header - 1] and not is_rule(head_lines[header - 1]):
+                    header -= 1
+                extra = (*head[header + 1 : index], head[index])
+                return _table_shape(view, head, head_lines, header, _BOX_BAR, extra, 'boxed', sampled)
             if _boxed(head_lines, index):
                 # A header between two rules (cloc's): the line above the first rule is a banner, not column names.
                 return _table_shape(
@@ -946,6 +969,7 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
         return _issue_record(view, span)
     if kind is ShapeKind.log:
         return traceback_context(view, span) or [
+            *_box_context(view, span),
             *_source_marker(view, span),
             *_message_head(view, span),
             *message_details(view, span),
@@ -1648,6 +1672,7 @@ def digest(
             *_panics(view),
             *_block_titles(view),
             *_embedded_tables(view, head, tail),
+            *_boxed_tables(view),
         ]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
@@ -2260,6 +2285,70 @@ def _embedded_tables(view: TextView, head: list[Span], tail: list[Span]) -> list
         if len(picks) >= 2 * EMBEDDED_TABLES:
             break
     return picks
+
+
+_BOX_TOP = re.compile('^[ \t]*[\u250c\u256d\u2554\u250f][\u2500\u2501\u2550]', re.MULTILINE)
+BOXED_TABLES = 12
+"""Tables drawn in boxes read for their column names and first row, at most."""
+BOXED_TABLE_PRIORITY = 452.0
+
+
+def _boxed_tables(view: TextView) -> list[Pick]:
+    """Tables drawn in boxes one after another (a script of queries in SQLite's `.mode box`, DuckDB's results): each
+    table's column names and its first row, in order, with the short line captioning it. A query's result sorted for a
+    report has its answer there (the best country, the top rep), as a table's top rows do; what follows goes by the
+    priority of what the request names."""
+    if view.total > LARGEST_SCAN_CHARS or view.text.find('\u2502') == -1:
+        return []
+    picks: list[Pick] = []
+    for found in _BOX_TOP.finditer(view.text, 0, view.end):
+        top = view.line_at(found.start())
+        header = view.next_line(top)
+        if header is None or _BOX_BAR not in view.content(header):
+            continue
+        _, first = _box_rows(view, header)
+        if first is None:
+            continue
+        above = view.previous_line(top)
+        caption = (above,) if above is not None and 0 < len(view.content(above).strip()) <= CAPTION_CHARS else ()
+        rank = len(picks) // 2
+        picks.append(Pick(BOXED_TABLE_PRIORITY - rank * 0.01, (header, first), 'header'))
+        if caption:
+            picks.append(Pick(BOXED_TABLE_PRIORITY - 1 - rank * 0.01, (*caption, header, first), 'header'))
+        if len(picks) >= 2 * BOXED_TABLES:
+            break
+    return picks if len({pick.spans[-1] for pick in picks}) >= 2 else []
+
+
+def _box_rows(view: TextView, header: Span) -> tuple[list[Span], Span | None]:
+    """Under a boxed table's first line of column names: its further lines of names, and its first row (None when
+    the table has none)."""
+    names: list[Span] = []
+    below = view.next_line(header)
+    while below is not None and _BOX_BAR in view.content(below) and not is_rule(view.content(below)):
+        names.append(below)  # a second line of names (DuckDB's column types)
+        below = view.next_line(below)
+    first = view.next_line(below) if below is not None and is_rule(view.content(below)) else None
+    if first is None or _BOX_BAR not in view.content(first) or is_rule(view.content(first)):
+        return names, None
+    return names, first
+
+
+def _box_context(view: TextView, span: Span) -> list[Span]:
+    """For a line of a table drawn in boxes among other output: for a row, the table's column names; for the names,
+    the table's first row (what they head, and in a sorted result the answer)."""
+    line = view.content(span)
+    if _BOX_BAR not in line or is_rule(line):
+        return []
+    above = view.previous_line(span)
+    if above is not None and view.content(above).lstrip().startswith(_BOX_TOPS):
+        _, first = _box_rows(view, span)
+        return [] if first is None else [first]
+    top = max(view.text.rfind(corner, 0, span[0]) for corner in _BOX_TOPS)
+    if top < 0 or view.text.rfind(_BOX_BOTTOM, top, span[0]) != -1:
+        return []  # not inside a box, or past the bottom of the last one
+    header = view.next_line(view.line_at(top))
+    return [header] if header is not None and header[0] < span[0] and _BOX_BAR in view.content(header) else []
 
 
 _PAIR = re.compile(r'(?:^| )([A-Za-z_][\w.-]*)=(\S*)')
@@ -3157,6 +3246,12 @@ def extreme_rows(
         return []  # a table sorted from its largest down keeps its top rows already
     if history:
         return _history_extremes(view, direction, subjects)
+    if shape.kind is ShapeKind.log:
+        # Results one after another, each in a box (a script of queries): each sorted as its query asked, its first
+        # row is the extreme asked for, as no ranking of numbers across tables of other things can tell.
+        boxed = [pick for pick in _boxed_tables(view) if len(pick.spans) == 2]
+        if boxed:
+            return [Pick(EXTREME_PRIORITY - rank * 0.01, pick.spans, 'extreme') for rank, pick in enumerate(boxed)]
     table = shape.kind is ShapeKind.table and shape.header is not None
     floor = shape.header[1] + 1 if table and shape.header is not None else 0
     lines = [view.content(span) for span in sample if span[0] >= floor]
