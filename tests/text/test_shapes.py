@@ -1707,3 +1707,16 @@ def test_a_table_drawn_in_a_box_is_read_by_its_column_names() -> None:
     assert view.content(shape.header) == '│ name     │ calls │ errors │'
     shown = select_preview('\n'.join(box), 600).text.splitlines()
     assert '│ name     │ calls │ errors │' in shown
+
+
+def test_a_maven_run_shows_its_tally_and_the_cause_under_its_first_exception() -> None:
+    # `mvn -o -B test` of commons-text offline under a Turkish locale (real): three tests fail on a missing JavaScript
+    # engine and an unreachable host. Every line of the ending is logged at `[ERROR]`, the help boilerplate last, and
+    # the terminal's colour is reset on a line of escape codes after it.
+    run = gzip.decompress((_DATA / 'test_runs' / 'mvn_test_commons_text_offline.txt.gz').read_bytes()).decode()
+    preview = select_preview(run, 1_000)
+    shown = preview.text.splitlines()
+    assert '[ERROR] Tests run: 1666, Failures: 1, Errors: 3, Skipped: 1' in shown
+    assert 'Caused by: java.lang.IllegalArgumentException: No script engine named JavaScript' in shown
+    assert '\x1b[0m\x1b[0m' not in shown
+    assert '[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/MAVEN/MojoFailureException' in shown

@@ -47,6 +47,7 @@ from .intent import (
     version_numbers,
     whole_token,
 )
+from .layout import strip_ansi_codes
 from .lines import LineClass, alert_class, classify_line, classify_lines, line_shape
 from .scan import literal_places, literal_places_utf8, literal_presence
 from .shapes import (
@@ -267,8 +268,16 @@ def select_preview(
 
     picks: list[tuple[float, list[_Line], str]] = []
     nonblank = [span for span in (*head, *tail) if view.content(span).strip()]
-    # The last line that says something: a rule closing a table (cloc's, under its `SUM:`) says nothing.
-    final_line = next((span for span in reversed(nonblank) if not is_rule(view.content(span))), None)
+    # The last line that says something: a rule closing a table (cloc's, under its `SUM:`) says nothing, nor do the
+    # escape codes a coloured tool resets the terminal with (Maven's last line, `\x1b[0m\x1b[0m`).
+    final_line = next(
+        (
+            span
+            for span in reversed(nonblank)
+            if not is_rule(content := view.content(span)) and strip_ansi_codes(content).strip()
+        ),
+        None,
+    )
     if final_line is not None:
         picks.append((1000.0, [_Line(final_line, final_limit, role='final')], 'final'))
 
@@ -784,10 +793,12 @@ def _class_picks(
         out.extend(_later_exceptions(view, names, TRACEBACK_KINDS - len(raised), limit))
     final = max(nonblank, default=None)
     # A section's title (`=== short test summary info ===`) is no account: that holds its numbers.
+    # A tally of outcomes is that account whatever level a tool logged it at (Maven's `[ERROR] Tests run: 1666,
+    # Failures: 1, Errors: 3, Skipped: 1`).
     summaries = sorted(
         span
         for span, line_class in classes.items()
-        if line_class is LineClass.summary
+        if (line_class is LineClass.summary or _is_tally(view.content(span)))
         and span[0] >= tail_start
         and span != final
         and any(char.isdigit() for char in view.content(span))
@@ -863,6 +874,21 @@ def _class_picks(
         elif classes.get(span) in noise:
             out.append((9.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
     return out
+
+
+_TALLY = re.compile(
+    r'\b\d+ (?:passed|failed|errors?|failures?|skipped|ignored|pending|broken|xfailed|xpassed|deselected|todo)\b'
+    r'|\b(?:Tests? run|Passed|Failed|Failures|Errors|Skipped|Ignored|Pending|Total):[ \t]*\d+\b',
+    re.IGNORECASE,
+)
+"""One count of a run's outcomes: `3 failed`, `Failures: 1`."""
+TALLY_COUNTS = 2
+
+
+def _is_tally(line: str) -> bool:
+    """Whether the line counts a run's outcomes, two at least (`Tests run: 1666, Failures: 1, Errors: 3`)."""
+    found = _TALLY.search(line)
+    return found is not None and _TALLY.search(line, found.end()) is not None
 
 
 BLOCK_BODY = 6

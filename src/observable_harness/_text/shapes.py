@@ -1565,7 +1565,24 @@ def crash_frames(view: TextView, span: Span, reach: int = 6) -> list[Span]:
                 break
         elif frames or offset >= reach:
             break  # the stack ended, or none began near the crash line
+    if frames:
+        # A JVM's exception wrapping others: the last `Caused by:` down its stack is where it began.
+        cause = None
+        for line in view.forward(frames[-1], CAUSE_REACH):
+            content = view.content(line)
+            if content.startswith('Caused by: '):
+                cause = line
+            elif not (_NATIVE_FRAME.match(content) or _ELIDED_FRAMES.match(content)):
+                break
+        if cause is not None:
+            frames.append(cause)
     return frames
+
+
+CAUSE_REACH = 120
+"""Lines of a stack read down for the exception that caused it."""
+_ELIDED_FRAMES = re.compile(r'\s+\.\.\. \d+ (?:more|common frames omitted)')
+"""Where a JVM leaves out frames a cause shares with the exception it caused: `\t... 71 more`."""
 
 
 def traceback_context(view: TextView, span: Span) -> list[Span]:
