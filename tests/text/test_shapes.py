@@ -1720,3 +1720,23 @@ def test_a_maven_run_shows_its_tally_and_the_cause_under_its_first_exception() -
     assert 'Caused by: java.lang.IllegalArgumentException: No script engine named JavaScript' in shown
     assert '\x1b[0m\x1b[0m' not in shown
     assert '[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/MAVEN/MojoFailureException' in shown
+
+
+def test_a_clippy_report_shows_its_rarest_kinds_of_warning_and_its_count() -> None:
+    # `cargo clippy -- -W clippy::pedantic` on regex-syntax (real): 379 warnings, most of a few kinds (doc lists, large
+    # `Err` variants, wildcard imports); one kind, once, points at a logic bug. Each lint names its code only once.
+    report = gzip.decompress((_DATA / 'diagnostics' / 'clippy_pedantic_regex_syntax.txt.gz').read_bytes()).decode()
+    shown = select_preview(report, 1_000).text.splitlines()
+    at = shown.index('warning: attempt to mutate range bound within loop')
+    assert shown[at + 1] == '   --> src/error.rs:233:17'
+    assert any(line.startswith('warning: `regex-syntax` (lib) generated 379 warnings') for line in shown)
+    # Asked about the large `Err` variants and real bugs: the same `= help:` under each large variant is shown once at
+    # most, and the source lines the request's words hit in the gutters rank under the first warning of each kind.
+    intent = Intent.gather(
+        prompt='Turn on clippy::pedantic for regex-syntax? How many warnings, the big recurring issue, any real bug?',
+        text="I'll look at the total, the large-Err warnings and anything that looks like a real bug, not style.",
+    )
+    lines = select_preview(report, 1_000, intent=intent).text.splitlines()
+    helps = [line for line in lines if line.strip().startswith('= help: try reducing the size')]
+    assert len(helps) <= 1
+    assert not any(line.lstrip().startswith('|') and 'help: try:' in line for line in lines)

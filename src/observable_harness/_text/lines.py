@@ -121,7 +121,8 @@ _SUMMARY = re.compile(
     r'|ninja: build stopped: '
     r'|\d+ (?:failed|passed|errors?)(?:, \d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?))*'
     r' in [\d.]+s\b'  # pytest's account of a quiet run (`-q`): `48 failed, 31 passed in 12.35s`
-    r'|[0-9a-f]{7,40} is the first bad commit\s*$',  # git bisect's verdict
+    r'|[0-9a-f]{7,40} is the first bad commit\s*$'  # git bisect's verdict
+    r'|warning: `[^`\n]{1,80}` \([^)\n]{1,40}\) generated \d+ warnings?',  # cargo's count for a crate
 )
 _EXIT_STATUS = re.compile(
     r'^\s*\[?(?:exit(?:ed)?(?: with)?(?: status| code)?|exit_code|exit_status|return ?code|'

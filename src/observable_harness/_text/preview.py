@@ -145,6 +145,7 @@ FLOOR_SHARE = 0.15
 `FLOOR_SHARE` of it that hold more than the request's plain words, outrank everything but the final line; the rest
 rank under what the shape needs."""
 WEAK_PRIORITY = 320.0
+QUOTED_PRIORITY = WEAK_PRIORITY - 5
 WIDE_MATCHES = 3
 """The best matches may run to twice a line's limit outside tables: a cut through them is the costliest."""
 FINAL_LINE_CHARS = 400
@@ -317,6 +318,7 @@ def select_preview(
         # of a record (a commit, a JSON object) belongs to its record: the same words, about something else.
         alone = shape.kind in (ShapeKind.log, ShapeKind.diagnostics)
         shown: set[str] = set()
+        weak_seen: set[str] = set()
         for rank, match in enumerate(matches.lines[:INTENT_GROUPS]):
             span = (match.start, match.end)
             if alone and not text[match.start : match.start + 1].isspace():
@@ -352,12 +354,20 @@ def select_preview(
                 status = _PASSING.search(text, match.start, match.end)
                 echoed = text[match.start : match.start + 1].isspace()
                 strong = (status is None or match.focus < status.start()) and not echoed
-            if strong and _quoted_or_echoed(text, match.start, match.end):
+            quoted = _quoted_or_echoed(text, match.start, match.end)
+            if strong and quoted:
                 # A build echoes each command it runs (`gcc -Wall -Wcast-qual ... -c x.c`): the options a request
                 # names are in every one of them, and none says what happened. Nor does the source line a compiler
                 # quotes under a diagnostic (`  127 | #define cast(t, exp)`): the diagnostic above it does.
                 strong = False
-            base = 900.0 if strong else WEAK_PRIORITY
+            if not strong:
+                # A weak match repeating one taken (a compiler's same `= help:` under each finding) adds nothing.
+                bare = text[match.start : match.end].strip()
+                if bare in weak_seen:
+                    continue
+                weak_seen.add(bare)
+            # Weak, such a line ranks under the first finding of each kind, which says what the quoted lines are about.
+            base = 900.0 if strong else QUOTED_PRIORITY if quoted else WEAK_PRIORITY
             # The best few may run longer: a cut through the line the model asked about is the costliest cut.
             # A row's first columns say what it is, so a table's rows need no more, unless the row runs on for many
             # times its room (a record of thousands of characters): cut there, the hit needs its surroundings.
@@ -404,7 +414,7 @@ def select_preview(
     named_rows = intent is not None and not intent.extreme and bool(strong_rows)
     # Kinds of message told apart by their words are a guess at what matters: lines the request's words found, weak as
     # they may be, are the model's own guess, and go first.
-    asked_lines = bool(matches.lines)
+    asked_lines = any(not _quoted_or_echoed(text, m.start, m.end) for m in matches.lines)
     picks.extend(
         (
             min(pick.priority, HEADER_PRIORITY - 0.5)
@@ -475,8 +485,9 @@ def select_preview(
     )
 
 
-_GUTTER_LINE = re.compile(r' *\d+ \| ')
-"""A source line a compiler quotes in its numbered gutter."""
+_GUTTER_LINE = re.compile(r' *\d+ \| | {2,}\| ')
+"""A source line a compiler quotes in its numbered gutter, or a line of the gutter under it (rustc's carets and
+`help: try:` below the quoted line)."""
 ECHO_OPTIONS = 5
 """Options (`-Wall`, `--with-x`) a line needs, and a third of its words at least, to be a command a build echoed."""
 

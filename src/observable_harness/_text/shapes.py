@@ -4207,7 +4207,7 @@ def _diagnostic_digest(view: TextView, shape: Shape, sample: list[Span], counted
     errors = _first_errors(view, shape)
     style = _code_style(view, sample)
     if style is None:
-        return errors + _message_kinds(view)
+        return errors + _message_kinds(view, snippets=shape.variant == 'snippets')
     graves = _gravest_records(view) if shape.variant == 'issues' else []
     count: dict[str, int] = {}
     if counted is not None:
@@ -4253,20 +4253,32 @@ MESSAGE_KINDS_READ = 400
 """Diagnostics read for their kinds of message, at most."""
 
 
-def _message_kinds(view: TextView) -> list[Pick]:
+def _message_kinds(view: TextView, *, snippets: bool = False) -> list[Pick]:
     """A checker that prints no codes (go vet, a compiler's plain errors): its messages sorted into kinds by what they
     say once names, quoted parts and numbers are set aside, and the first of each kind, rarest kind first, as the
     first of each code is for a checker that names its rules. A hundred `composite literal uses unkeyed fields`
-    make one kind; the one `copies lock value` another."""
+    make one kind; the one `copies lock value` another. With `snippets` (rustc's, clippy's), each message heads its
+    finding and the arrow under it says where."""
     if view.total > CENSUS_CHARS:
         return []
-    kinds = _kinds_of(itertools.islice(_PLACED_MESSAGE.finditer(f'\n{view.text}', 0, view.end + 1), MESSAGE_KINDS_READ))
+    messages = (_HEADED_MESSAGE if snippets else _PLACED_MESSAGE).finditer(f'\n{view.text}', 0, view.end + 1)
+    kinds = _kinds_of(itertools.islice(messages, MESSAGE_KINDS_READ))
     if len(kinds) < 2:
         return []
     # Errors and warnings before notes (a compiler's account of its own work), then the rarest kind, then the first.
     text = view.text
     ordered = sorted(kinds.values(), key=lambda kind: (_severity(text, kind[1]), *kind))[:FIRST_OF_KIND]
-    return [Pick(330 - rank * 0.01, (view.line_at(start),), 'first of kind') for rank, (_, start) in enumerate(ordered)]
+    picks: list[Pick] = []
+    for rank, (_, start) in enumerate(ordered):
+        line = view.line_at(start)
+        spans = (line, *_arrow_pair(view, line)) if snippets else (line,)
+        picks.append(Pick(330 - rank * 0.01, spans, 'first of kind'))
+    return picks
+
+
+_HEADED_MESSAGE = re.compile(r'\n(?:warning|error)(?:\[\w+\])?: ([^\n]+)(?=\n[ \t]*-->)')
+"""A finding's message heading its source (rustc, clippy): `warning: attempt to mutate range bound within loop` over the
+arrow to its place (not the count a crate's build ends with, which points nowhere)."""
 
 
 def _kinds_of(messages: Iterable[re.Match[str]]) -> dict[str, tuple[int, int]]:
