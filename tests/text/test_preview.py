@@ -1545,3 +1545,14 @@ def test_a_logged_exception_line_without_a_traceback_does_not_hide_a_later_trace
     shown = {view.content(line.span) for _, group, _ in picks for line in group}
     assert "ValueError: invalid literal for int() with base 10: 'x'" in shown
     assert '  File "app/orders.py", line 42, in total' in shown
+
+
+def test_the_two_ends_of_a_log_share_the_preview_by_characters() -> None:
+    # `sqlite3_analyzer` on a bloated database (real): its report opens with the file's totals (three quarters of the
+    # pages free) and ends with an SQL dump of the same figures, one long `INSERT` a line.
+    report = data('key_value', 'sqlite3_analyzer_freelist.txt.gz')
+    preview = select_preview(report, 1_000)
+    shown = preview.text.splitlines()
+    assert 'Pages on the freelist (per header)................ 5227        77.1%' in shown
+    head = sum(len(line) for line in shown[: shown.index(next(line for line in shown if line.startswith('[…')))])
+    assert head >= 0.4 * len(preview.text)

@@ -861,9 +861,14 @@ def _class_picks(
     # dump of keys, says what it is at both ends: its last and first lines alternate, as a cut by position keeps them.
     balanced = shape.kind in (ShapeKind.log, ShapeKind.key_value)
     step = 0.02 if balanced else 0.01
+    # Balanced, the ends alternate by the characters they show, not by lines: long last lines (a dump's `INSERT`s)
+    # leave the first lines their share, as a cut by position does.
+    shown_chars = 0
     for index, span in enumerate(reversed(tail)):
         if classes.get(span) in plain:
-            out.append((100.0 - index * step, [_Line(span, limit, role='tail')], 'tail'))
+            rank = shown_chars * step / BALANCE_CHARS if balanced else index * step
+            out.append((100.0 - rank, [_Line(span, limit, role='tail')], 'tail'))
+            shown_chars += min(span[1] - span[0] + 1, limit)
         elif classes.get(span) in noise:
             out.append((10.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
     # A list of paths under a few lines that say what it lists (`pip show -f`: the package, its version and
@@ -871,10 +876,13 @@ def _class_picks(
     preamble = _preamble(view, head) if shape.kind is ShapeKind.listing and shape.variant == 'find' else 0
     if shape.kind is ShapeKind.table:
         preamble = len(before_findings)  # lines above a table's header: read before its last rows
+    shown_chars = 0
     for index, span in enumerate(head):
         if classes.get(span) in plain:
             if balanced:
-                out.append((100.0 - index * 0.02 - 0.015, [_Line(span, limit, role='head')], 'head'))
+                rank = shown_chars * step / BALANCE_CHARS + 0.015
+                out.append((100.0 - rank, [_Line(span, limit, role='head')], 'head'))
+                shown_chars += min(span[1] - span[0] + 1, limit)
                 continue
             if index < preamble and _NAMING_KEY.match(view.content(span)):
                 # `Name: numpy`, `Version: 2.4.6`, `Location: ...`: what the listing is of, as a table's header is.
@@ -900,6 +908,10 @@ def _is_tally(line: str) -> bool:
     """Whether the line counts a run's outcomes, two at least (`Tests run: 1666, Failures: 1, Errors: 3`)."""
     found = _TALLY.search(line)
     return found is not None and _TALLY.search(line, found.end()) is not None
+
+
+BALANCE_CHARS = 80
+"""Characters of an end that count as one of its lines when the two ends alternate."""
 
 
 BLOCK_BODY = 6
