@@ -809,10 +809,10 @@ def _class_picks(
     summaries = sorted(
         span
         for span, line_class in classes.items()
-        if (line_class is LineClass.summary or _is_tally(view.content(span)))
-        and span[0] >= tail_start
+        if span[0] >= tail_start
         and span != final
         and any(char.isdigit() for char in view.content(span))
+        and (line_class is LineClass.summary or _is_tally(view.content(span)))
     )
     # The output's own account of itself (`Found 5028 errors.`, `Total tests: run=421 skipped=99`) outranks
     # what a request selects: it answers "how many" and frames the rest. The last two before the final line.
@@ -904,8 +904,14 @@ _TALLY = re.compile(
 TALLY_COUNTS = 2
 
 
+_TALLY_WORDS = ('assed', 'ailed', 'rror', 'ailure', 'kipped', 'gnored', 'ending', 'roken', 'otal', 'run:', 'todo')
+"""Parts of the words a tally counts, searched for before its pattern is (a literal search costs far less)."""
+
+
 def _is_tally(line: str) -> bool:
     """Whether the line counts a run's outcomes, two at least (`Tests run: 1666, Failures: 1, Errors: 3`)."""
+    if not any(word in line for word in _TALLY_WORDS):
+        return False
     found = _TALLY.search(line)
     return found is not None and _TALLY.search(line, found.end()) is not None
 
