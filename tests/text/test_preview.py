@@ -1556,3 +1556,15 @@ def test_the_two_ends_of_a_log_share_the_preview_by_characters() -> None:
     assert 'Pages on the freelist (per header)................ 5227        77.1%' in shown
     head = sum(len(line) for line in shown[: shown.index(next(line for line in shown if line.startswith('[…')))])
     assert head >= 0.4 * len(preview.text)
+
+
+def test_a_column_the_request_names_shows_the_row_where_it_peaks() -> None:
+    # `mpstat -P ALL 1 60` during a build loop (real): a block of rows under the column names each second. The request
+    # names `iowait` and `steal`, which only the lines of names hold: the rows where each peaks answer it.
+    samples = data('tables', 'mpstat_all_cpus_build_loop.txt.gz')
+    intent = Intent.gather(prompt='Are we CPU-bound or waiting on I/O? When did iowait spike, and is steal time high?')
+    shown = select_preview(samples, 1_000, intent=intent).text.splitlines()
+    assert '11:05:29       1   54.55    0.00   16.16   25.25    0.00    2.02    2.02    0.00    0.00    0.00' in shown
+    assert '11:05:34       1   67.33    0.00   14.85    0.00    0.00    2.97    6.93    0.00    0.00    7.92' in shown
+    # The column names over every second's block, the same but for the time, are not shown block after block.
+    assert sum(1 for line in shown if line.split()[1:3] == ['CPU', '%usr']) <= 3

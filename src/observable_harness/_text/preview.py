@@ -322,7 +322,7 @@ def select_preview(
         for rank, match in enumerate(matches.lines[:INTENT_GROUPS]):
             span = (match.start, match.end)
             if alone and not text[match.start : match.start + 1].isspace():
-                line = text[match.start : match.end]
+                line = _LEADING_STAMP.sub('', text[match.start : match.end], count=1)  # the same line at another time
                 if line in shown:
                     continue
                 shown.add(line)
@@ -361,8 +361,9 @@ def select_preview(
                 # quotes under a diagnostic (`  127 | #define cast(t, exp)`): the diagnostic above it does.
                 strong = False
             if not strong:
-                # A weak match repeating one taken (a compiler's same `= help:` under each finding) adds nothing.
-                bare = text[match.start : match.end].strip()
+                # A weak match repeating one taken (a compiler's same `= help:` under each finding, the column names a
+                # sampler prints over each sample under its time) adds nothing.
+                bare = _LEADING_STAMP.sub('', text[match.start : match.end].strip(), count=1)
                 if bare in weak_seen:
                     continue
                 weak_seen.add(bare)
@@ -408,6 +409,8 @@ def select_preview(
             picks.append((base - rank * 0.1 - 0.05, [_Line(span, limit, match.focus, 'intent')], 'intent'))
         if shape.kind is ShapeKind.history and shape.variant == 'git':
             picks.extend(_named_commits(view, shape, matches, plain_limit))
+        if shape.kind is ShapeKind.log:
+            picks.extend(_column_peaks(view, matches, -1 if intent.extreme < 0 else 1, plain_limit))
 
     # A sorted table's top rows answer "which costs the most"; where the request names rows of its own and asks
     # for no extreme, they rank under those rows (with the rest of what the table needs).
@@ -895,6 +898,83 @@ def _class_picks(
     return out
 
 
+PEAK_SCAN_CHARS = 256 * 1024
+"""Samples up to this size are read whole for the rows where a column the request names peaks."""
+PEAK_COLUMNS = 3
+"""Columns whose peak row is shown, at most."""
+PEAK_PRIORITY = 899.0
+"""Where such a row ranks: under the best lines the request names, over the rest."""
+
+
+def _column_peaks(view: TextView, matches: Matches, direction: int, limit: int) -> list[tuple[float, list[_Line], str]]:
+    """In a sampler's log (`mpstat`, `iostat`, `vmstat`: column names over each sample), where the request names a
+    column (`iowait`, `steal`), the row where it peaks (its smallest value for a request asking for the least): the
+    spike the request is about, which no line of the column's name holds. Rows are the lines with as many fields as
+    the names; fields are counted from the end, as a sample's time at the start may take one or two."""
+    if view.total > PEAK_SCAN_CHARS or not matches.lines:
+        return []
+    keys = {term.key: slot for slot, term in enumerate(matches.terms) if len(term.key) >= 3}
+    text = view.text
+    wanted: dict[tuple[int, int], tuple[Span, str]] = {}  # (fields, index from the end) -> the names' line, the name
+    for match in matches.lines:
+        fields = text[match.start : match.end].split()
+        if len(fields) < PEAK_MIN_FIELDS or sum(1 for field in fields if _number(field) is not None) > 1:
+            continue  # not a line of names
+        for index, field in enumerate(fields):
+            if field.lower().strip('%#') in keys:
+                wanted.setdefault((len(fields), len(fields) - 1 - index), ((match.start, match.end), field))
+        if len(wanted) >= PEAK_COLUMNS:
+            break
+    if not wanted:
+        return []
+    best: dict[tuple[int, int], tuple[float, int]] = {}
+    ties: dict[tuple[int, int], int] = {}
+    start = 0
+    for line in text.split('\n'):
+        fields = line.split()
+        for column in wanted:
+            if len(fields) == column[0] and (value := _number(fields[-1 - column[1]])) is not None:
+                held = best.get(column)
+                if held is None or (value - held[0]) * direction > 0:
+                    best[column] = (value, start)
+                    ties[column] = 1
+                elif value == held[0]:
+                    ties[column] += 1
+        start += len(line) + 1
+    # A value many rows share is no peak (a CPU's number, a flag): the column names things, it does not measure them.
+    peaks = sorted(
+        ((column, row) for column, (_, row) in best.items() if ties[column] <= PEAK_TIES), key=lambda peak: peak[1]
+    )
+    picks: list[tuple[float, list[_Line], str]] = []
+    for rank, (column, row) in enumerate(peaks):
+        names = wanted[column][0]
+        picks.append(
+            (
+                PEAK_PRIORITY - rank * 0.01,
+                [_Line(names, limit, role='context'), _Line(view.line_at(row), limit, role='extreme')],
+                'extreme',
+            )
+        )
+    return picks
+
+
+PEAK_MIN_FIELDS = 4
+"""Fields a line of column names holds at least."""
+PEAK_TIES = 2
+"""Rows that may share a column's peak for it to be one."""
+
+
+def _number(field: str) -> float | None:
+    """The field as a number (`25.25`, `1,234`, `12%`), or None."""
+    try:
+        value = float(field.rstrip('%').replace(',', ''))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+_LEADING_STAMP = re.compile(r'[\d:./T-]+(?: [AP]M)?\s+')
+"""A time or a date opening a line (`11:05:58`, `2026-12-02T11:05:58.123`)."""
 _TALLY = re.compile(
     r'\b\d+ (?:passed|failed|errors?|failures?|skipped|ignored|pending|broken|xfailed|xpassed|deselected|todo)\b'
     r'|\b(?:Tests? run|Passed|Failed|Failures|Errors|Skipped|Ignored|Pending|Total):[ \t]*\d+\b',
