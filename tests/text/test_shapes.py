@@ -1704,6 +1704,7 @@ def test_a_table_drawn_in_a_box_is_read_by_its_column_names() -> None:
     box.append('└──────────┴───────┴────────┘')
     view, shape, *_ = look('\n'.join(box))
     assert shape.kind is ShapeKind.table
+    assert shape.header is not None
     assert view.content(shape.header) == '│ name     │ calls │ errors │'
     shown = select_preview('\n'.join(box), 600).text.splitlines()
     assert '│ name     │ calls │ errors │' in shown
@@ -1740,3 +1741,14 @@ def test_a_clippy_report_shows_its_rarest_kinds_of_warning_and_its_count() -> No
     helps = [line for line in lines if line.strip().startswith('= help: try reducing the size')]
     assert len(helps) <= 1
     assert not any(line.lstrip().startswith('|') and 'help: try:' in line for line in lines)
+
+
+def test_an_indented_last_line_comes_with_the_line_it_goes_on_from() -> None:
+    # `tsc --noEmit --noUncheckedIndexedAccess --exactOptionalPropertyTypes` on hono (real): 242 errors, each a line
+    # and the indented lines that elaborate it; the report ends inside the last one.
+    report = gzip.decompress((_DATA / 'diagnostics' / 'tsc_hono_unchecked_index.txt.gz').read_bytes()).decode()
+    shown = select_preview(report, 1_000).text.splitlines()
+    last = (
+        "src/utils/url.ts(74,5): error TS2322: Type 'Pattern | undefined' is not assignable to type 'Pattern | null'."
+    )
+    assert shown[-2:] == [last, "  Type 'undefined' is not assignable to type 'Pattern | null'."]

@@ -281,6 +281,12 @@ def select_preview(
     )
     if final_line is not None:
         picks.append((1000.0, [_Line(final_line, final_limit, role='final')], 'final'))
+        # An indented last line goes on from one above it (the last finding's message, its second line): that line says
+        # what it is about.
+        opener = _opening_line(view, final_line)
+        if opener:
+            lines = [_Line(span, plain_limit, role='final') for span in opener]
+            picks.append((FINAL_OPENER_PRIORITY, [*lines, _Line(final_line, final_limit, role='final')], 'final'))
 
     counted = census(view, [*head, *sample, *tail]) if shape.kind is ShapeKind.diagnostics else None
     matches = Matches()
@@ -896,6 +902,29 @@ def _class_picks(
         elif classes.get(span) in noise:
             out.append((9.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
     return out
+
+
+FINAL_OPENER_PRIORITY = 960.0
+"""Where the line an indented last line goes on from ranks: with the account a run ends with."""
+OPENER_REACH = 2
+"""Lines above an indented last line looked through for the one it goes on from: a message's next line or two, not
+the source and carets a compiler quotes under its last warning (the room goes to what the request names)."""
+
+
+def _opening_line(view: TextView, span: Span) -> list[Span]:
+    """For an indented line, the lines from the nearest one above it that is not indented, within `OPENER_REACH`
+    (none when the line is not indented, or no such line is that near)."""
+    if not view.content(span)[:1].isspace():
+        return []
+    above: list[Span] = []
+    for line in view.backward(span, OPENER_REACH):
+        content = view.content(line)
+        if not content.strip():
+            return []
+        above.append(line)
+        if not content[:1].isspace():
+            return above[::-1]
+    return []
 
 
 PEAK_SCAN_CHARS = 256 * 1024
