@@ -14,8 +14,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from observable_harness._text import intent as intent_module
+from observable_harness._text import preview as preview_module
 from observable_harness._text.cut import TruncationStrategy, cut_text
-from observable_harness._text.intent import Intent, TermKind, find_matches
+from observable_harness._text.intent import Intent, LineMatch, TermKind, find_matches
 from observable_harness._text.layout import compact_json, lined_json
 from observable_harness._text.preview import (
     Preview,
@@ -1568,3 +1569,20 @@ def test_a_column_the_request_names_shows_the_row_where_it_peaks() -> None:
     assert '11:05:34       1   67.33    0.00   14.85    0.00    0.00    2.97    6.93    0.00    0.00    7.92' in shown
     # The column names over every second's block, the same but for the time, are not shown block after block.
     assert sum(1 for line in shown if line.split()[1:3] == ['CPU', '%usr']) <= 3
+
+
+def test_matched_lines_of_one_form_give_way_after_two_to_lines_of_other_forms() -> None:
+    # Sockets of a proxy leaking them: the request's port is on every one of the `CLOSE-WAIT` lines; two say it, and
+    # the line of another state comes before the third.
+    rows = [
+        f'CLOSE-WAIT 0      0    127.0.0.1:20480  127.0.0.1:{45000 + i} users:(("python3",fd={i}))' for i in range(4)
+    ]
+    rows.append('LISTEN     0      512  127.0.0.1:20480  0.0.0.0:*   users:(("python3",fd=3))')
+    text = '\n'.join(rows)
+    starts = [sum(len(row) + 1 for row in rows[:index]) for index in range(len(rows))]
+    lines = [
+        LineMatch(start, start + len(row), 1.0 - index * 0.1, start, (0,))
+        for index, (start, row) in enumerate(zip(starts, rows, strict=True))
+    ]
+    varied = [text[line.start : line.end].split()[0] for line in preview_module._varied(text, lines)]
+    assert varied == ['CLOSE-WAIT', 'CLOSE-WAIT', 'LISTEN', 'CLOSE-WAIT', 'CLOSE-WAIT']

@@ -1683,7 +1683,7 @@ _FORM = re.compile(f'{_FORM_WORD}(?:.*?{_FORM_WORD})?')
 _FORM_SPAN = 48
 
 
-def _form(text: str, start: int, end: int) -> str:
+def line_form(text: str, start: int, end: int) -> str:
     """The line's first two plain words within its first characters (`TIME-WAIT` is one): numbers, and words that are
     part of a path or a name (`src/requests`, `Field7`), vary from line to line of one form."""
     found = _FORM.search(text, start, min(end, start + _FORM_SPAN))
@@ -1941,7 +1941,7 @@ def find_matches(
     defining: set[int] = set()
     defined_rarity = _rarity(1, lines_total)
     ends = {start: _line_end(text, start) for start in chosen}
-    forms = {start: _form(text, start, end) for start, end in ends.items()}
+    forms = {start: line_form(text, start, end) for start, end in ends.items()}
     form_lines = Counter(forms.values())
     for start, end in ends.items():
         line = text[start:end]

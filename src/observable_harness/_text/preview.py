@@ -28,7 +28,7 @@ import math
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice, pairwise, takewhile
 
@@ -41,9 +41,11 @@ from .intent import (
     SCAN_CHARS,
     VERSION_AFTER,
     Intent,
+    LineMatch,
     Matches,
     TermKind,
     find_matches,
+    line_form,
     version_numbers,
     whole_token,
 )
@@ -325,7 +327,7 @@ def select_preview(
         alone = shape.kind in (ShapeKind.log, ShapeKind.diagnostics)
         shown: set[str] = set()
         weak_seen: set[str] = set()
-        for rank, match in enumerate(matches.lines[:INTENT_GROUPS]):
+        for rank, match in enumerate(_varied(text, matches.lines)[:INTENT_GROUPS]):
             span = (match.start, match.end)
             if alone and not text[match.start : match.start + 1].isspace():
                 line = _LEADING_STAMP.sub('', text[match.start : match.end], count=1)  # the same line at another time
@@ -902,6 +904,24 @@ def _class_picks(
         elif classes.get(span) in noise:
             out.append((9.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
     return out
+
+
+FORM_REPEATS = 2
+"""Matched lines of one form (their first plain words: `CLOSE-WAIT`, `warning: conversion`) that keep their rank."""
+
+
+def _varied(text: str, lines: Sequence[LineMatch]) -> list[LineMatch]:
+    """The matched lines, best first, those of a form already matched `FORM_REPEATS` times after all others: ninety
+    lines of one form holding what the request names say it once or twice, and a line of another form (another
+    record's name, another state) says more than the third."""
+    seen: Counter[str] = Counter()
+    first: list[LineMatch] = []
+    later: list[LineMatch] = []
+    for match in lines:
+        form = line_form(text, match.start, match.end)
+        seen[form] += 1
+        (first if not form or seen[form] <= FORM_REPEATS else later).append(match)
+    return first + later
 
 
 FINAL_OPENER_PRIORITY = 960.0
