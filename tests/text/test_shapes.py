@@ -1752,3 +1752,14 @@ def test_an_indented_last_line_comes_with_the_line_it_goes_on_from() -> None:
         "src/utils/url.ts(74,5): error TS2322: Type 'Pattern | undefined' is not assignable to type 'Pattern | null'."
     )
     assert shown[-2:] == [last, "  Type 'undefined' is not assignable to type 'Pattern | null'."]
+
+
+def test_a_py_spy_dump_shows_each_different_stack_once_fewest_threads_first() -> None:
+    # `py-spy dump --locals` of a hung render service (real): sixteen workers wait on one lock, one worker that got
+    # past it waits on another (at another line of the same function), and the index rebuilder holds that one.
+    dump = gzip.decompress((_DATA / 'logs' / 'pyspy_dump_lock_order.txt.gz').read_bytes()).decode()
+    preview = select_preview(dump, 1_000)
+    shown = preview.text.splitlines()
+    assert 'Thread 8656 (idle): "index-rebuilder"' in shown
+    assert '    rebuild_index (render_service.py:33)' in shown
+    assert shown[shown.index('Thread 8669 (idle): "render-worker-12"') + 1] == '    store_result (render_service.py:25)'

@@ -412,8 +412,12 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         for line, following in pairwise(head_lines[1 : JSON_PREAMBLE + 1])
     ):
         return Shape(ShapeKind.json, 'indented')  # a document after a few lines of warnings (`pip --report -`)
-    if any(_GDB_THREAD.match(line) for line in head_lines) and any(_GDB_FRAME.match(line) for line in nonblank):
-        return Shape(ShapeKind.log, 'threads')  # a debugger's backtrace of every thread (`thread apply all bt`)
+    if any(_GDB_THREAD.match(line) for line in head_lines) and any(
+        _GDB_FRAME.match(line) or _PYSPY_FRAME.match(line) for line in nonblank
+    ):
+        return Shape(
+            ShapeKind.log, 'threads'
+        )  # a backtrace of every thread (gdb's `thread apply all bt`, `py-spy dump`)
     # A history opens with a commit, even when its patches follow (`git log -p`): a diff's lines are then
     # read in the commit they belong to.
     if any(_COMMIT.match(line) for line in head_lines[:3]):
@@ -1857,8 +1861,12 @@ def _block_top_rows(view: TextView, total: Span, stop: int) -> list[Span]:
     return sorted(span for _, span in rows[:BLOCK_ROWS])
 
 
-_GDB_THREAD = re.compile(r'Thread \d+ \(.*\):$')
-"""A thread's first line in gdb's `thread apply all bt`: `Thread 2 (Thread 0x7f77 (LWP 13053) "pigz"):`."""
+_GDB_THREAD = re.compile(r'Thread (?:\d+|0x[0-9A-Fa-f]+) \(.*\):(?: "[^"\n]*")?$')
+"""A thread's first line in gdb's `thread apply all bt` (`Thread 2 (Thread 0x7f77 (LWP 13053) "pigz"):`) or
+py-spy's `dump` (`Thread 8656 (idle): "index-rebuilder"`)."""
+_PYSPY_FRAME = re.compile(r' {4}([^\s(]+) \(\S+:\d+\)$')
+"""A frame of py-spy's dump: `    rebuild_index (render_service.py:33)`."""
+_PYSPY_FRAMES = re.compile(r'\n {4}([^\s(]+) \((\S+):\d+\)(?=\n)')
 _GDB_FRAME = re.compile(r'#\d+ +(?:0x[0-9a-f]+ in )?([^\s(]+) \(')
 """A frame of gdb's backtrace, its function in the first group: `#2  0x55c8 in send_all (len=65536) at relay.c:36`."""
 _GDB_FRAMES = re.compile(r'\n#\d+ +(?:0x[0-9a-f]+ in )?([^\s(]+) \((?:[^\n]* at (\S+):\d+(?=\n)|[^\n]*)')
@@ -1892,11 +1900,14 @@ def _thread_stacks(view: TextView) -> list[Pick]:
     # Each thread's frames, found by one search of the text and told apart by where the threads' first lines are.
     threads: list[tuple[list[Span], list[str], list[tuple[str, Span]]]] = [([], [], []) for _ in headers]
     starts = [header[0] for header in headers]
-    for found in _GDB_FRAMES.finditer(text, headers[0][1], end):
+    frames_of = _GDB_FRAMES if text.find('\n#', headers[0][1], end) != -1 else _PYSPY_FRAMES
+    for found in frames_of.finditer(text, headers[0][1], end):
         thread = threads[bisect_right(starts, found.start()) - 1]
         span = (found.start() + 1, found.end())
         thread[0].append(span)
-        thread[1].append(found.group(1))
+        # gdb's frames vary by their arguments' values; py-spy's say where in the function each thread is (one worker
+        # past the lock the others wait on is at another line of the same function).
+        thread[1].append(found.group(1) if frames_of is _GDB_FRAMES else found.group(0).strip())
         if found.group(2) is not None and not found.group(2).startswith(_LIBRARY_SOURCE):
             thread[2].append((found.group(1), span))
     stacks: dict[tuple[str, ...], list[tuple[Span, list[Span], list[tuple[str, Span]]]]] = {}  # by functions called
