@@ -64,6 +64,7 @@ from .shapes import (
     ShapeKind,
     Span,
     TextView,
+    cell_number,
     census,
     context,
     crash_frames,
@@ -962,16 +963,16 @@ def _column_peaks(view: TextView, matches: Matches, direction: int, limit: int) 
     the names; fields are counted from the end, as a sample's time at the start may take one or two."""
     if view.total > PEAK_SCAN_CHARS or not matches.lines:
         return []
-    keys = {term.key: slot for slot, term in enumerate(matches.terms) if len(term.key) >= 3}
+    keys = {term.key for term in matches.terms if len(term.key) >= 3}
     text = view.text
-    wanted: dict[tuple[int, int], tuple[Span, str]] = {}  # (fields, index from the end) -> the names' line, the name
+    wanted: dict[tuple[int, int], Span] = {}  # (fields, a column's index from the end) -> the line of names
     for match in matches.lines:
         fields = text[match.start : match.end].split()
-        if len(fields) < PEAK_MIN_FIELDS or sum(1 for field in fields if _number(field) is not None) > 1:
+        if len(fields) < PEAK_MIN_FIELDS or sum(1 for field in fields if cell_number(field) is not None) > 1:
             continue  # not a line of names
         for index, field in enumerate(fields):
             if field.lower().strip('%#') in keys:
-                wanted.setdefault((len(fields), len(fields) - 1 - index), ((match.start, match.end), field))
+                wanted.setdefault((len(fields), len(fields) - 1 - index), (match.start, match.end))
         if len(wanted) >= PEAK_COLUMNS:
             break
     if not wanted:
@@ -982,7 +983,7 @@ def _column_peaks(view: TextView, matches: Matches, direction: int, limit: int) 
     for line in text.split('\n'):
         fields = line.split()
         for column in wanted:
-            if len(fields) == column[0] and (value := _number(fields[-1 - column[1]])) is not None:
+            if len(fields) == column[0] and (value := cell_number(fields[-1 - column[1]])) is not None:
                 held = best.get(column)
                 if held is None or (value - held[0]) * direction > 0:
                     best[column] = (value, start)
@@ -996,7 +997,7 @@ def _column_peaks(view: TextView, matches: Matches, direction: int, limit: int) 
     )
     picks: list[tuple[float, list[_Line], str]] = []
     for rank, (column, row) in enumerate(peaks):
-        names = wanted[column][0]
+        names = wanted[column]
         picks.append(
             (
                 PEAK_PRIORITY - rank * 0.01,
@@ -1011,15 +1012,6 @@ PEAK_MIN_FIELDS = 4
 """Fields a line of column names holds at least."""
 PEAK_TIES = 2
 """Rows that may share a column's peak for it to be one."""
-
-
-def _number(field: str) -> float | None:
-    """The field as a number (`25.25`, `1,234`, `12%`), or None."""
-    try:
-        value = float(field.rstrip('%').replace(',', ''))
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
 
 
 _LEADING_STAMP = re.compile(r'[\d:./T-]+(?: [AP]M)?\s+')

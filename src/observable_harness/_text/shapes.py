@@ -845,6 +845,12 @@ def _floatable(field: str) -> bool:
     return field[:1] in _NUMBER_START or field[:1].isdigit() or field.lower() in _FLOAT_WORDS
 
 
+def cell_number(field: str) -> float | None:
+    """The finite number a table's cell holds (`25.25`, `1,234`, `12%`, `8200 kB`), or None."""
+    value = _number(field)
+    return value if value is not None and math.isfinite(value) else None
+
+
 def _number(field: str) -> float | None:
     tried = ''
     if _floatable(field):
