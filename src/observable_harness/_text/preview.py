@@ -823,8 +823,8 @@ def _class_picks(
         for span, line_class in classes.items()
         if span[0] >= tail_start
         and span != final
-        and any(char.isdigit() for char in view.content(span))
         and (line_class is LineClass.summary or _is_tally(view.content(span)))
+        and any(char.isdigit() for char in view.content(span))
     )
     # The output's own account of itself (`Found 5028 errors.`, `Total tests: run=421 skipped=99`) outranks
     # what a request selects: it answers "how many" and frames the rest. The last two before the final line.
