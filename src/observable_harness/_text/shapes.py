@@ -415,9 +415,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     if any(_GDB_THREAD.match(line) for line in head_lines) and any(
         _GDB_FRAME.match(line) or _PYSPY_FRAME.match(line) for line in nonblank
     ):
-        return Shape(
-            ShapeKind.log, 'threads'
-        )  # a backtrace of every thread (gdb's `thread apply all bt`, `py-spy dump`)
+        # Every thread's stack: gdb's `thread apply all bt`, `py-spy dump`.
+        return Shape(ShapeKind.log, 'threads')
     # A history opens with a commit, even when its patches follow (`git log -p`): a diff's lines are then
     # read in the commit they belong to.
     if any(_COMMIT.match(line) for line in head_lines[:3]):
@@ -650,7 +649,7 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
     # A rule under the header (psql's ---+---, coverage's -----) settles it.
     for index, line in enumerate(head_lines[1:12], start=1):
         if line.lstrip().startswith(_BOX_TOPS):
-            if view.text.count(line.lstrip()[0]) > 1:
+            if view.text.find(line.lstrip()[0], head[index][1]) != -1:
                 return None  # tables drawn in boxes one after another: each is read by itself (see `_boxed_tables`)
             continue  # a box's top border: the header is under it
         if is_rule(line) and len(_RULE_STROKES.findall(line)) >= 8 and head_lines[index - 1].strip():
