@@ -1014,7 +1014,7 @@ PEAK_TIES = 2
 """Rows that may share a column's peak for it to be one."""
 
 
-_LEADING_STAMP = re.compile(r'[\d:./T-]+(?: [AP]M)?\s+')
+_LEADING_STAMP = re.compile(r'\A\s*\d[\d:./T-]*(?: [AP]M)?\s+')
 """A time or a date opening a line (`11:05:58`, `2026-12-02T11:05:58.123`)."""
 _TALLY = re.compile(
     r'\b\d+ (?:passed|failed|errors?|failures?|skipped|ignored|pending|broken|xfailed|xpassed|deselected|todo)\b'
