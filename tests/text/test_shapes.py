@@ -1769,3 +1769,13 @@ def test_a_py_spy_dump_shows_each_different_stack_once_fewest_threads_first() ->
     assert 'Thread 8656 (idle): "index-rebuilder"' in shown
     assert '    rebuild_index (render_service.py:33)' in shown
     assert shown[shown.index('Thread 8669 (idle): "render-worker-12"') + 1] == '    store_result (render_service.py:25)'
+
+
+def test_a_summary_titled_in_plain_case_shows_what_it_says() -> None:
+    # `hyperfine` over sixteen compressor settings, then the JSON it exported (real): its `Summary` of how much faster
+    # the fastest ran than each other sits between its runs and the JSON.
+    output = _capture('logs', 'hyperfine_compressors_then_json.txt.gz')
+    shown = select_preview(output, 1_000).text.splitlines()
+    at = shown.index('Summary')
+    assert shown[at + 1] == "  'lz4 -1 -c corpus.tar' ran"
+    assert "    7.36 ± 1.33 times faster than 'gzip -6 -c corpus.tar'" in shown

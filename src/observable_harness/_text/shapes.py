@@ -1060,6 +1060,17 @@ def summary_section(view: TextView) -> list[Span]:
                     break
             return out if len(out) > 1 else []
         position = text.rfind('SUMMARY', floor, title[0])
+    # A title in plain case on a line of its own (hyperfine's `Summary` over how much faster each command ran).
+    position = text.rfind('\nSummary', floor)
+    if position != -1:
+        title = view.line_at(position + 1)
+        if view.content(title).rstrip() in ('Summary', 'Summary:'):
+            out = [title]
+            for line in view.forward(title, SUMMARY_SECTION_LINES):
+                if not view.content(line).strip():
+                    break
+                out.append(line)
+            return out if len(out) > 1 else []
     return []
 
 
