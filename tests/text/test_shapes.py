@@ -1779,3 +1779,12 @@ def test_a_summary_titled_in_plain_case_shows_what_it_says() -> None:
     at = shown.index('Summary')
     assert shown[at + 1] == "  'lz4 -1 -c corpus.tar' ran"
     assert "    7.36 ± 1.33 times faster than 'gzip -6 -c corpus.tar'" in shown
+
+
+def test_a_long_json_list_shows_its_last_records_name_too() -> None:
+    # `jq` over the Chinook sample's JSON export (real): one object per customer, sorted by what each spent, the most
+    # first; the last record is the other extreme.
+    output = _capture('json', 'jq_customer_spend_sorted.json.gz')
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert '    "name": "Helena Holý",' in shown
+    assert '    "name": "Puja Srivastava",' in shown

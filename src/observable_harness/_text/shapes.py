@@ -18,7 +18,7 @@ import itertools
 import math
 import re
 from bisect import bisect_right
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -2762,7 +2762,22 @@ def _json_digest(view: TextView, head: list[Span], tail: list[Span]) -> list[Pic
         beside = view.next_line(span)
         spans = (span, beside) if beside is not None and _VERSION_FIELD.match(view.content(beside)) else (span,)
         picks.append(Pick(455 - index * 0.01, spans, 'record'))
+    # The last record, too: a list sorted by something ends with its other extreme (the least, the oldest).
+    named = sum(1 for pick in picks if pick.role == 'record')
+    if named >= NAMED_RECORDS and (last := _last_name(view)) is not None:
+        picks.append(Pick(455 - 0.005, (last,), 'record'))
     return picks + _gravest_json(view) + _json_errors(view)
+
+
+LAST_NAME_CHARS = 16 * 1024
+"""The stretch at the end of a JSON list searched for its last record's name."""
+
+
+def _last_name(view: TextView) -> Span | None:
+    """The naming field of a JSON list's last record, from a search of the list's last `LAST_NAME_CHARS`."""
+    floor = max(0, view.end - LAST_NAME_CHARS)
+    last = deque(_NAME_FIELD.finditer(view.text, floor, view.end), maxlen=1)
+    return view.line_at(last[0].start() + 1) if last else None
 
 
 _JSON_ERROR = re.compile(r'\n[ \t]*"(?:error|errors|reason|detail|failure)"[ \t]*:[ \t]*"([^"\n]*)')
