@@ -127,9 +127,9 @@ with it, up to the paragraph's end."""
 RECORD_BODY = 8
 """Lines of the record indented under a matched heading (`openssl:` over its installed and candidate versions)."""
 CRASH_PRIORITY = 905.0
+"""A crash line and the first frames of the stack after it: over the lines a request names (900)."""
 SUMMARY_SECTION_PRIORITY = 910.0
 """A log's own summary section (`PIL SETUP SUMMARY`, `LEAK SUMMARY:`): over what the request selects."""
-"""A crash line and the first frames of the stack after it: over the lines a request names (900)."""
 MAX_MIDDLE_HITS = 24
 MIDDLE_SCAN_CHARS = 512 * 1024
 """The stretch before a log's tail searched for failure markers one by one (a search per marker costs ~0.3 ms per
