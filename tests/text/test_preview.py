@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import gzip
 import json
 import re
-from pathlib import Path
 from unittest.mock import patch
 
 import pytest
@@ -28,17 +26,12 @@ from observable_harness._text.preview import (
 )
 from observable_harness._text.scan import usable
 from observable_harness._text.shapes import TextView, _columns, _rare_rows, detect
+from tests.captures import read_capture as data
 from tests.standins import capture, captures, line_with
 
 GAP = re.compile(r'\[… ([\d,]+) (line|record)s? …\]')
 IN_LINE_CUT = re.compile(r' ?…\[([\d,]+) chars cut\]… ?')
 NOTE = re.compile(r'\[[\d,]+ diagnostics by code: .*\]')
-
-
-def data(*parts: str) -> str:
-    """A real capture committed under `tests/data/` (gzipped where it ends in `.gz`)."""
-    path = Path(__file__).resolve().parents[1].joinpath('data', *parts)
-    return gzip.decompress(path.read_bytes()).decode() if path.suffix == '.gz' else path.read_text(encoding='utf-8')
 
 
 def asked(text: str, prompt: str, budget: int = 1_000) -> Preview:

@@ -40,15 +40,9 @@ from observable_harness._text.shapes import (
     summary_section,
     traceback_picks,
 )
+from tests.captures import DATA as _DATA
+from tests.captures import read_capture as _capture
 from tests.standins import capture, line_with
-
-_DATA = Path(__file__).resolve().parents[1] / 'data'
-
-
-def _capture(*parts: str) -> str:
-    """A real capture committed under `tests/data/` (gzipped where it ends in `.gz`)."""
-    path = _DATA.joinpath(*parts)
-    return gzip.decompress(path.read_bytes()).decode() if path.suffix == '.gz' else path.read_text(encoding='utf-8')
 
 
 def _asked(text: str, prompt: str, budget: int = 1_000) -> Preview:
