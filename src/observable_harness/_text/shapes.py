@@ -2322,13 +2322,18 @@ def _embedded_tables(view: TextView, head: list[Span], tail: list[Span]) -> list
             below = view.next_line(below)
         if len(rows) >= 2:
             # The line right above the names, when short, captions the table (nmap's `Not shown: 2019 closed ports`).
-            above = view.previous_line(header)
-            caption = (above,) if above is not None and 0 < len(view.content(above).strip()) <= CAPTION_CHARS else ()
+            caption = _caption(view, header)
             picks.append(Pick(EMBEDDED_TABLE_PRIORITY - len(picks) * 0.01, (*caption, header, *rows), 'header'))
             picks.append(Pick(EMBEDDED_TABLE_PRIORITY - 0.5 - len(picks) * 0.01, (header, *rows[:3]), 'header'))
         if len(picks) >= 2 * EMBEDDED_TABLES:
             break
     return picks
+
+
+def _caption(view: TextView, span: Span) -> tuple[Span, ...]:
+    """The line right above a table, when short enough to caption it (nmap's `Not shown: 2019 closed ports`)."""
+    above = view.previous_line(span)
+    return (above,) if above is not None and 0 < len(view.content(above).strip()) <= CAPTION_CHARS else ()
 
 
 _BOX_TOP = re.compile('^[ \t]*[\u250c\u256d\u2554\u250f][\u2500\u2501\u2550]', re.MULTILINE)
@@ -2353,8 +2358,7 @@ def _boxed_tables(view: TextView) -> list[Pick]:
         _, first = _box_rows(view, header)
         if first is None:
             continue
-        above = view.previous_line(top)
-        caption = (above,) if above is not None and 0 < len(view.content(above).strip()) <= CAPTION_CHARS else ()
+        caption = _caption(view, top)
         rank = len(picks) // 2
         picks.append(Pick(BOXED_TABLE_PRIORITY - rank * 0.01, (header, first), 'header'))
         if caption:
