@@ -1782,3 +1782,47 @@ def test_a_long_json_list_shows_its_last_records_name_too() -> None:
     shown = select_preview(output, 1_000).text.splitlines()
     assert '    "name": "Helena Holý",' in shown
     assert '    "name": "Puja Srivastava",' in shown
+
+
+def test_a_go_run_shows_the_subtests_that_failed_not_their_parents() -> None:
+    # `go test -v ./...` of BurntSushi/toml with the `\f` escape decoded wrongly (real): 4,637 lines, the failed
+    # subtests in the middle among thousands that passed; each parent test fails with its subtests.
+    run = _capture('test_runs', 'go_test_toml_verbose.txt.gz')
+    shown = select_preview(run, 1_000).text.splitlines()
+    assert '        --- FAIL: TestToml/decode/valid/string/escapes (0.00s)' in shown
+    assert '        --- FAIL: TestToml/encode/valid/key/quoted-unicode (0.00s)' in shown
+    assert '--- FAIL: TestToml (0.06s)' not in shown
+    # The line under a verdict is the next test's: it is not brought along.
+    assert '        --- PASS: TestToml/decode/valid/string/multiline-escaped-crlf (0.00s)' not in shown
+
+
+def test_a_test_unit_run_shows_each_failure_with_where_it_failed() -> None:
+    # rake's own tests under test-unit with `-v` (real), an off-by-one in `pathmap`: 606 tests listed one a line under
+    # their case, three failures reported in the middle, the tally at the end.
+    run = _capture('test_runs', 'rake_testunit_verbose.txt.gz')
+    shown = select_preview(run, 1_000).text.splitlines()
+    at = shown.index('Failure: test_9d_returns_partial_dirname(TestRakePathMap)')
+    assert shown[at + 1].endswith("test/test_rake_path_map.rb:42:in `test_9d_returns_partial_dirname'")
+    assert 'Failure: test_pathmap_partial(TestRakePathMapPartial)' in shown
+    assert any(line.startswith('606 tests, 1466 assertions, 3 failures') for line in shown)
+
+
+def test_a_tap_run_shows_the_test_that_failed_not_the_ones_expected_to() -> None:
+    # `prove -v -l t/` of URI (real): one test file fails on a missing module; several others hold tests marked
+    # `# TODO`, which TAP reports as `not ok` and counts as expected.
+    run = _capture('test_runs', 'prove_uri_verbose.txt.gz')
+    shown = select_preview(run, 1_000).text.splitlines()
+    assert "not ok 2 - An object of class 'URI::_foreign' isa 'URI::otpauth'" in shown
+    assert not any(line.startswith('not ok') and '# TODO' in line for line in shown)
+
+
+def test_a_jest_run_shows_its_failed_test_among_the_passing() -> None:
+    lines = ['PASS test/parse.test.js', '  Parse']
+    lines += [f'    \u2713 parses case {index} ({index % 7}ms)' for index in range(400)]
+    lines[200] = '    \u2715 parses the fall-back overlap the same way as moment (66ms)'
+    lines += ['', 'Test Suites: 1 failed, 92 passed, 93 total', 'Tests:       1 failed, 793 passed, 794 total']
+    shown = select_preview('\n'.join(lines), 800).text.splitlines()
+    assert '    \u2715 parses the fall-back overlap the same way as moment (66ms)' in shown
+    # Without a tally of failed tests at its end, a list of marks is no test run's.
+    unasked = select_preview('\n'.join(lines[:-2]), 800).text.splitlines()
+    assert '    \u2715 parses the fall-back overlap the same way as moment (66ms)' not in unasked

@@ -71,6 +71,7 @@ from .shapes import (
     detect,
     digest,
     extreme_rows,
+    failed_tests,
     is_rule,
     json_findings,
     lines_between,
@@ -438,6 +439,10 @@ def select_preview(
             pick.role,
         )
         for pick in digest(view, shape, head, tail, sample, counted)
+    )
+    picks.extend(
+        (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
+        for pick in failed_tests(view, shape, tail)
     )
     if intent is not None and intent.versions:
         picks.extend(

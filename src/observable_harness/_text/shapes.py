@@ -42,6 +42,7 @@ __all__ = [
     'detect',
     'digest',
     'extreme_rows',
+    'failed_tests',
 ]
 
 Span = tuple[int, int]
@@ -3872,6 +3873,73 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
     if not blocks:
         picks += _unittest_blocks(view)
     return [*picks, *_panics(view)]
+
+
+_FAILED_TEST_MARKS = ('--- FAIL: ', 'not ok ', '\u2715 ', '\u2717 ', '\u00d7 ', 'Failure: ', 'Error: ')
+"""Literals the lines naming a failed test hold, in the runners' words: Go's `--- FAIL: TestX (0.00s)`, TAP's
+`not ok 2 - ...` (prove, node's tap), Jest's and Mocha's crosses (`✕ parses ...`), test-unit's
+`Failure: test_x(Case)`."""
+_FAILED_TEST = re.compile(
+    r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2717\u00d7] \S'
+    r'|(?:Failure|Error): \w+\()'
+)
+"""The whole of such a line's opening: a TAP test marked `# TODO` or `# SKIP` was expected to fail."""
+_TESTS_FAILED = re.compile(r'(?i)\btests?\b.*\bfail|\bfail.*\btests?\b')
+"""A test run's tally of failures (`Tests: 1 failed, 793 passed`, `606 tests, ... 3 failures`, `Failed 1/63 test
+programs`)."""
+FAILED_TESTS = 6
+"""Failed tests' lines shown, the first of them; the first few with the line under each (what failed, where)."""
+FAILED_TEST_NOTES = 3
+"""The first failed tests shown with the line under each, when it is no other test's."""
+FAILED_TEST_READ = 64
+"""Places of one literal looked at for failed tests, at most."""
+_TEST_LINES = ('--- ', '=== ', 'ok ', 'not ok ', '\u2713 ', '\u221a ', '\u2715 ')
+"""How a line about another test opens: Go's, TAP's, Jest's."""
+FAILED_TEST_PRIORITY = 438.0
+"""Under a pytest run's own `FAILED` summary lines, over the rest of a run's digest."""
+
+
+def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
+    """The lines naming the tests that failed, in a test run of a runner without a digest of its own (Go, TAP, Jest,
+    test-unit): read when the run says it is one (its shape, or a tally of failed tests at its end). A Go
+    run's parent tests fail with each subtest: the innermost say which."""
+    if shape.variant == 'pytest' or not (
+        shape.kind is ShapeKind.test_run or any(_TESTS_FAILED.search(view.content(span)) for span in tail)
+    ):
+        return []
+    text = view.text
+    found: dict[Span, int] = {}  # each line, with its indentation
+    for mark in _FAILED_TEST_MARKS:
+        position, read = text.find(mark), 0
+        while position != -1 and read < FAILED_TEST_READ:
+            span = view.line_at(position)
+            line = view.content(span)
+            if _FAILED_TEST.match(line):
+                found[span] = len(line) - len(line.lstrip())
+            read += 1
+            position = text.find(mark, span[1])
+    spans = sorted(found)
+    # A Go parent (`--- FAIL: TestToml (0.06s)`) is followed by its failed subtests, indented deeper.
+    leaves = [
+        span
+        for index, span in enumerate(spans)
+        if not (
+            view.content(span).lstrip().startswith('--- FAIL: ')
+            and index + 1 < len(spans)
+            and found[spans[index + 1]] > found[span]
+        )
+    ]
+    picks: list[Pick] = []
+    for rank, span in enumerate(leaves[:FAILED_TESTS]):
+        priority = FAILED_TEST_PRIORITY - rank * 0.01
+        below = view.next_line(span)
+        # The line under it says what failed or where (`test_x.rb:42:in ...`, `# Failed test ...`), unless it is the
+        # next test's (Go prints a test's messages above its verdict).
+        note = view.content(below).lstrip() if below is not None else ''
+        if rank < FAILED_TEST_NOTES and below is not None and note and not note.startswith(_TEST_LINES):
+            picks.append(Pick(priority, (span, below), 'failed'))
+        picks.append(Pick(priority - 0.005, (span,), 'failed'))
+    return picks
 
 
 PANICS = 2
