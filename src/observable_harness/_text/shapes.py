@@ -3884,9 +3884,9 @@ _FAILED_TEST = re.compile(
     r'|(?:Failure|Error): \w+\()'
 )
 """The whole of such a line's opening: a TAP test marked `# TODO` or `# SKIP` was expected to fail."""
-_TESTS_FAILED = re.compile(r'(?i)\btests?\b.*\bfail|\bfail.*\btests?\b')
-"""A test run's tally of failures (`Tests: 1 failed, 793 passed`, `606 tests, ... 3 failures`, `Failed 1/63 test
-programs`)."""
+_TESTS_FAILED = re.compile(r'\btests?\b.*\bfail|\bfail.*\btests?\b')
+"""A test run's tally of failures, lowercased: `tests: 1 failed, 793 passed`, `606 tests, ... 3 failures`,
+`failed 1/63 test programs`."""
 FAILED_TESTS = 6
 """Failed tests' lines shown, the first of them; the first few with the line under each (what failed, where)."""
 FAILED_TEST_NOTES = 3
@@ -3903,10 +3903,12 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
     """The lines naming the tests that failed, in a test run of a runner without a digest of its own (Go, TAP, Jest,
     test-unit): read when the run says it is one (its shape, or a tally of failed tests at its end). A Go
     run's parent tests fail with each subtest: the innermost say which."""
-    if shape.variant == 'pytest' or not (
-        shape.kind is ShapeKind.test_run or any(_TESTS_FAILED.search(view.content(span)) for span in tail)
-    ):
+    if shape.variant == 'pytest':
         return []
+    if shape.kind is not ShapeKind.test_run:
+        ending = [line for span in tail if 'fail' in (line := view.content(span).lower())]
+        if not any(_TESTS_FAILED.search(line) for line in ending):
+            return []
     text = view.text
     found: dict[Span, int] = {}  # each line, with its indentation
     for mark in _FAILED_TEST_MARKS:
