@@ -3877,8 +3877,8 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
 
 _FAILED_TEST_MARKS = ('--- FAIL: ', 'not ok ', '\u2715 ', '\u2717 ', '\u00d7 ', 'Failure: ', 'Error: ')
 """Literals the lines naming a failed test hold, in the runners' words: Go's `--- FAIL: TestX (0.00s)`, TAP's
-`not ok 2 - ...` (prove, node's tap), Jest's and Mocha's crosses (`✕ parses ...`), test-unit's
-`Failure: test_x(Case)`."""
+`not ok 2 - ...` (prove, node's tap), the crosses of Jest and other JavaScript runners (`✕ parses ...`),
+test-unit's `Failure: test_x(Case)`."""
 _FAILED_TEST = re.compile(
     r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2717\u00d7] \S'
     r'|(?:Failure|Error): \w+\()'
