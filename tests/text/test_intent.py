@@ -513,6 +513,19 @@ def test_what_a_request_sets_apart_with_not_is_looked_past() -> None:
     assert not Intent.gather(prompt='Why is the module not found?').avoid
 
 
+def test_every_item_of_a_list_to_look_past_is_looked_past() -> None:
+    # "(ignore NEWS, docs and tests)": the list goes on past its comma and its `and`, and a name written in capitals
+    # (`NEWS`) is looked past as a word is; the clause after a list is not part of it.
+    intent = Intent.gather(
+        prompt='Where in src/pip/_internal do we still import pkg_resources at runtime (ignore NEWS, docs and tests)?'
+    )
+    assert {'news', 'docs', 'test'} <= set(intent.avoid)
+    assert 'pkg_resources' in {term.key for term in intent.terms}
+    intent = Intent.gather(prompt='Ignore the warnings, and list the failing tests with their errors.')
+    assert 'warning' in intent.avoid
+    assert {'fail', 'test'} <= {term.key for term in intent.terms}
+
+
 def test_a_counter_that_counted_nothing_ranks_under_one_that_did() -> None:
     # A stats dump asked whether it evicts: `evictions 738` says so, `evictions_nomem 0` and a class's `evicted 0`
     # hold the same word and say nothing happened.

@@ -368,7 +368,8 @@ class Intent:
                     # Where the command ran: a runner's banner echoes it (`rootdir: ...`), and every path under it
                     # holds it, so it tells no line apart.
                     term = Term(term.text, term.key, term.kind, term.weight * ECHOED, term.part_of)
-                if term.kind is TermKind.word and term.key in negated:
+                plain = term.kind is TermKind.word or (term.kind is TermKind.identifier and term.key.isalpha())
+                if plain and (term.key in negated or _stem(term.key) in negated):
                     avoid.add(term.key)
                     continue
                 said.setdefault(term.key, set()).add(source)
@@ -475,6 +476,11 @@ _LOOK_PAST = re.compile(
 don't care about docstrings"."""
 _PHRASE_END = re.compile(r'[,.;:!?()\n]|\b(?:and|but|for|to|in|on|with|then|what|which|where|how|so)\b', re.IGNORECASE)
 _NEGATED_WORDS = 4
+_LIST_GOES_ON = re.compile(r',\s*(?:(?:and|or)\s+)?|(?:and|or)\s+', re.IGNORECASE)
+_NEGATED_ITEMS = 6
+"""Items of a list after a cue to look past, at most."""
+_LIST_ITEM_WORDS = 2
+"""Words of a listed item after the first: a longer stretch is the sentence going on."""
 
 
 _NOISE = re.compile(r'((?:\b[A-Za-z][\w-]*\s+){1,3})(?:noise|nits|clutter|chatter)\b', re.IGNORECASE)
@@ -494,10 +500,19 @@ def _negated(content: str) -> tuple[set[str], set[str]]:
         out.update(_stem(word) for word in words[start:] if len(word) >= _MIN_WORD and word not in STOPWORDS)
     for cue in _LOOK_PAST.finditer(content):
         cues.update(_stem(word.lower()) for word in cue.group(0).split())
-        end = _PHRASE_END.search(content, cue.end())
-        phrase = content[cue.end() : end.start() if end else len(content)]
-        words = [word.lower() for word in re.findall(r'[A-Za-z][A-Za-z-]+', phrase)][:_NEGATED_WORDS]
-        out.update(_stem(word) for word in words if len(word) >= _MIN_WORD and word not in STOPWORDS)
+        position, limit = cue.end(), _NEGATED_WORDS
+        for _ in range(_NEGATED_ITEMS):
+            end = _PHRASE_END.search(content, position)
+            phrase = content[position : end.start() if end else len(content)]
+            words = [word.lower() for word in re.findall(r'[A-Za-z][A-Za-z-]+', phrase)]
+            if len(words) > limit:
+                break  # past a list of things to look past: the next clause ("..., and list the tests that fail")
+            out.update(_stem(word) for word in words if len(word) >= _MIN_WORD and word not in STOPWORDS)
+            # A list goes on past its commas and its last `and` ("ignore NEWS, docs and tests"), item by short item.
+            more = _LIST_GOES_ON.match(content, end.start()) if end is not None else None
+            if more is None:
+                break
+            position, limit = more.end(), _LIST_ITEM_WORDS
     return out, cues
 
 
