@@ -1826,3 +1826,22 @@ def test_a_jest_run_shows_its_failed_test_among_the_passing() -> None:
     # Without a tally of failed tests at its end, a list of marks is no test run's.
     unasked = select_preview('\n'.join(lines[:-2]), 800).text.splitlines()
     assert '    \u2715 parses the fall-back overlap the same way as moment (66ms)' not in unasked
+
+
+def test_a_blamed_line_the_request_names_comes_with_its_commit_author_and_summary() -> None:
+    # `git blame --porcelain src/click/termui.py` (real): a record for each of the file's 1,000 lines, the commit's
+    # author and summary only in the first record of each commit. Asked who changed `launch`'s signature, the line
+    # comes with its record's commit line, and the author and summary from that commit's first record with its own.
+    blame = _capture('history', 'git_blame_porcelain_click_termui.txt.gz')
+    _, shape, *_ = look(blame)
+    assert (shape.kind, shape.variant) == (ShapeKind.history, 'blame')
+    intent = Intent.gather(
+        args={'command': 'git blame --porcelain src/click/termui.py'},
+        prompt='Who last changed the line defining launch() in click termui.py, and in which commit and why?',
+    )
+    shown = select_preview(blame, 1_200, intent=intent).text.splitlines()
+    at = shown.index('\tdef launch(url: str, wait: bool = False, locate: bool = False) -> int:')
+    assert shown[at - 1] == '0103c9570650daa59560baf42ad0a27e57b3157f 706 913'
+    first = shown.index('0103c9570650daa59560baf42ad0a27e57b3157f 18 23 1')
+    assert 'author David Lord' in shown[first:at]
+    assert 'summary add typing annotations' in shown[first:at]

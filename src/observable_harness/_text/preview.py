@@ -404,7 +404,7 @@ def select_preview(
                     strong_rows += span != shape.header
                 group.append(_Line(span, limit, match.focus, 'intent'))
                 body: list[_Line] = []
-                if match.defines:
+                if match.defines and shape.variant != 'blame':  # under a blamed line: the next line's record
                     body = [_Line(s, plain_limit, role='context') for s in _definition_body(view, span)]
                 elif strong and text[match.start : match.end].rstrip().endswith('{'):
                     # A block the request names (`location /api/v2/uploads/ {`): what it sets is inside it.

@@ -252,6 +252,9 @@ class TextView:
 # --- detection ----------------------------------------------------------------------------------
 
 _COMMIT = re.compile(r'commit [0-9a-f]{7,40}(?: \(.*\)| (?!\d+\s*$)\S.*)?\s*$')
+_BLAME_HEADER = re.compile(r'([0-9a-f]{40}) \d+ \d+(?: \d+)?$')
+"""The line opening a record of `git blame --porcelain` (`--line-porcelain`): the commit, the line's number in it and
+in the file, and (at a group's first line) how many lines the group has."""
 """A commit's first line in `git log` (`commit 5b604c3...`, with `--decorate` its refs after it, with a format of one's
 own its date or author); not an object of a listing (`commit 5b604c3... 1333`: `git cat-file --batch-check`'s type,
 name and size)."""
@@ -418,6 +421,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     ):
         # Every thread's stack: gdb's `thread apply all bt`, `py-spy dump`.
         return Shape(ShapeKind.log, 'threads')
+    if head_lines and _BLAME_HEADER.match(head_lines[0]) and any(line.startswith('author ') for line in head_lines[:3]):
+        return Shape(ShapeKind.history, 'blame')  # `git blame --porcelain`: a record a line of the file
     # A history opens with a commit, even when its patches follow (`git log -p`): a diff's lines are then
     # read in the commit they belong to.
     if any(_COMMIT.match(line) for line in head_lines[:3]):
@@ -952,6 +957,8 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
     if kind is ShapeKind.history:
         if shape.variant == 'git':
             return _commit_context(view, span)
+        if shape.variant == 'blame':
+            return _blame_record(view, span)
         # A one-line commit says what it is; the commits beside it say where it landed (the merge above it,
         # the release tagged just after it, on a `--graph` the branch it came in on).
         return [*list(view.backward(span, NEIGHBOURS))[::-1], *view.forward(span, NEIGHBOURS)]
@@ -1219,6 +1226,39 @@ def _previous_starting(view: TextView, span: Span, prefix: str, window: int = 25
     if position == -1:
         return view.line_at(0) if span[0] < window and view.text.startswith(prefix) else None
     return view.line_at(position + 1)
+
+
+BLAME_RECORD_LINES = 13
+"""Lines of one record of `git blame --line-porcelain` at most: its commit line, its ten or eleven fields (`author`,
+`summary`, `previous`, `filename`, ...), the file's line."""
+_BLAME_FIELDS = ('author ', 'summary ')
+
+
+def _blame_record(view: TextView, span: Span) -> list[Span]:
+    """A line of `git blame --porcelain`'s record with what says who wrote it: the record's commit line, and the
+    commit's `author` and `summary` (in every record with `--line-porcelain`; with `--porcelain` in the commit's first
+    only), and for a field the request matched, the file's line the record is about."""
+    header = next((s for s in view.backward(span, BLAME_RECORD_LINES) if _BLAME_HEADER.match(view.content(s))), None)
+    if header is None:
+        return []
+    found = _BLAME_HEADER.match(view.content(header))
+    assert found is not None
+    fields = [s for s in view.forward(header, BLAME_RECORD_LINES) if view.content(s).startswith(_BLAME_FIELDS)]
+    fields = [s for s in fields if s[0] < span[0]] if view.content(span).startswith('\t') else fields[:2]
+    opening: list[Span] = []
+    if not fields:
+        # A commit's later records name it alone: its fields are in its first, shown with its commit line.
+        first = view.text.find(f'{found.group(1)} ')
+        if first != -1 and first < header[0]:
+            opening = [view.line_at(first)]
+            fields = [
+                s for s in view.forward(opening[0], BLAME_RECORD_LINES) if view.content(s).startswith(_BLAME_FIELDS)
+            ]
+    out = [*opening, *fields[:2], header]
+    if not view.content(span).startswith('\t'):
+        line = next((s for s in view.forward(span, BLAME_RECORD_LINES) if view.content(s).startswith('\t')), None)
+        out += [line] if line is not None else []
+    return [s for s in out if s != span]
 
 
 def _commit_context(view: TextView, span: Span) -> list[Span]:
@@ -3648,6 +3688,8 @@ HEADING_REACH = 64 * 1024
 
 def _history_digest(view: TextView, head: list[Span], variant: str) -> list[Pick]:
     """The newest commits first: their hash and subject (and, in full `git log`, the commit line with it)."""
+    if variant == 'blame':
+        return []  # the file's lines in its own order: what the request names in them is what is read for
     if variant != 'git':
         # One commit a line, newest first: the head is the recent history a question is most often about.
         return [
