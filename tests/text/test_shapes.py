@@ -1845,3 +1845,20 @@ def test_a_blamed_line_the_request_names_comes_with_its_commit_author_and_summar
     first = shown.index('0103c9570650daa59560baf42ad0a27e57b3157f 18 23 1')
     assert 'author David Lord' in shown[first:at]
     assert 'summary add typing annotations' in shown[first:at]
+
+
+def test_a_javac_error_of_a_missing_name_comes_with_the_name() -> None:
+    # `javac` over gson's main sources with `JsonReader.nextInt` and `JsonWriter.nullValue` renamed (real), without
+    # the generated `GsonBuildConfig`: 43 errors, nearly all `cannot find symbol`, which say what is missing only on
+    # their `symbol:` line, three lines down. Each missing name is a kind of error of its own, shown with its name.
+    report = _capture('diagnostics', 'javac_gson_renamed_stream_methods.txt')
+    shown = select_preview(report, 1_000).text.splitlines()
+    at = shown.index('  symbol:   class GsonBuildConfig')
+    assert shown[at - 2] == 'src/main/java/com/google/gson/Gson.java:24: error: cannot find symbol'
+    assert '  symbol:   method nullValue()' in shown
+    assert shown[-1] == '43 errors'
+    # Asked about the renamed methods, the best `location:` line naming the class brings the name above it.
+    intent = Intent.gather(prompt='Which renamed JsonWriter methods are still called?')
+    lines = select_preview(report, 1_000, intent=intent).text.splitlines()
+    at = lines.index('  location: class JsonWriter')
+    assert lines[at - 1] == '  symbol:   method nullValue()'

@@ -66,6 +66,7 @@ from .shapes import (
     TextView,
     cell_number,
     census,
+    compiler_symbol,
     context,
     crash_frames,
     detect,
@@ -1209,12 +1210,16 @@ def _error_kinds(view: TextView, classes: dict[Span, LineClass], limit: int) -> 
     seen: set[str] = set()
     picks: list[tuple[float, list[_Line], str]] = []
     for span in sorted(span for span, line_class in classes.items() if line_class is LineClass.error):
-        kind = _error_kind(view.content(span))
+        # A compiler's `cannot find symbol` is of a kind with the name it could not find (`symbol:   method peek()`).
+        symbol = compiler_symbol(view, span)
+        kind = _error_kind(view.content(span)) + (view.content(symbol) if symbol is not None else '')
         if kind in seen:
             continue
         seen.add(kind)
         priority = ERROR_KIND_PRIORITY - 0.01 * len(seen)
         line = _Line(span, limit, role='error')
+        if symbol is not None:
+            picks.append((priority, [line, _Line(symbol, limit, role='error')], 'error'))
         # An error a traceback follows (a server's `Exception on /path`) is read with what it raised and where: an
         # application's exception answers a question about its log before the lines that share the question's words.
         raised = [below for below in traceback_context(view, span) if below[0] > span[0]]  # not the lines above it

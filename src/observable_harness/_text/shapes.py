@@ -38,6 +38,7 @@ __all__ = [
     'Span',
     'TextView',
     'census',
+    'compiler_symbol',
     'context',
     'detect',
     'digest',
@@ -991,6 +992,7 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
             *_message_head(view, span),
             *message_details(view, span),
             *_parents(view, span),
+            *_symbol_above(view, span),
             *_continuation(view, span),
             *_description(view, span),
         ]
@@ -1190,6 +1192,33 @@ def message_details(view: TextView, span: Span) -> list[Span]:
             break
         details.append(line)
     return details
+
+
+_JAVAC_ERROR = re.compile(r'\S+\.java:\d+: error: ')
+SYMBOL_REACH = 3
+"""Lines under a javac error looked through for its `symbol:` line: the source line and the caret come first."""
+
+
+def compiler_symbol(view: TextView, span: Span) -> Span | None:
+    """For javac's `X.java:12: error: cannot find symbol`, the `  symbol:   method peek()` line under the source line
+    and the caret it quotes: which name was not found, where every such error says the same otherwise."""
+    if not _JAVAC_ERROR.match(view.content(span)):
+        return None
+    for line in view.forward(span, SYMBOL_REACH):
+        content = view.content(line)
+        if content.startswith('  symbol:'):
+            return line
+        if _JAVAC_ERROR.match(content):
+            return None
+    return None
+
+
+def _symbol_above(view: TextView, span: Span) -> list[Span]:
+    """For the `location:` line of a javac error, the `symbol:` line above it: what was not found, where."""
+    if not view.content(span).startswith('  location:'):
+        return []
+    above = view.previous_line(span)
+    return [above] if above is not None and view.content(above).startswith('  symbol:') else []
 
 
 def _parents(view: TextView, span: Span) -> list[Span]:
