@@ -1862,3 +1862,14 @@ def test_a_javac_error_of_a_missing_name_comes_with_the_name() -> None:
     lines = select_preview(report, 1_000, intent=intent).text.splitlines()
     at = lines.index('  location: class JsonWriter')
     assert lines[at - 1] == '  symbol:   method nullValue()'
+
+
+def test_a_build_log_shows_the_warnings_logged_in_its_middle() -> None:
+    # `python -m build . && twine check --strict dist/*` on requests (real): the build passes and both files check,
+    # and each of setuptools' four passes logs the same three `WARNING` deprecations, all past the lines a log's head
+    # classifies and before those at its end.
+    log = _capture('logs', 'build_twine_requests_sdist_wheel.txt.gz')
+    shown = select_preview(log, 1_200).text.splitlines()
+    assert 'WARNING `project.license` as a TOML table is deprecated' in shown
+    assert 'WARNING License classifiers are deprecated.' in shown
+    assert 'Checking dist/requests-2.34.2.tar.gz: PASSED' in shown

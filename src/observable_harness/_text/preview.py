@@ -115,6 +115,7 @@ MIDDLE_MARKERS = (
     'Invalid write',
     ': *** ',  # make stopping or skipping a target: `make: *** No rule to make target`, `make[1]: *** [x] Error 1`
     ': warning: ',  # a compiler's warning: `../json_object.c:760:24: warning: leak of 'k' [CWE-401]`
+    'WARNING',  # a log level: `WARNING License classifiers are deprecated.`, Maven's `[WARNING]`
 )
 """Literal markers a log's middle is searched for (C-speed); a hit's line is then classified like any other."""
 GAP_FILL = 3
