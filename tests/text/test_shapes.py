@@ -1873,3 +1873,14 @@ def test_a_build_log_shows_the_warnings_logged_in_its_middle() -> None:
     assert 'WARNING `project.license` as a TOML table is deprecated' in shown
     assert 'WARNING License classifiers are deprecated.' in shown
     assert 'Checking dist/requests-2.34.2.tar.gz: PASSED' in shown
+
+
+def test_a_traceback_logged_line_by_line_under_syslog_prefixes_is_read_as_one() -> None:
+    # rsyslog's file of a night's maintenance (real): a config checker's traceback logged a line at a time, each line
+    # under the time, the host and the program's tag, between a web server's access lines. The exception and the
+    # frame in the checker's own code are read through the prefixes; the access lines above it are another program's.
+    log = _capture('logs', 'syslog_nightly_maintenance.txt.gz')
+    shown = select_preview(log, 1_200).text.splitlines()
+    assert 'Dec  2 13:50:35 vm ingestd: tomllib.TOMLDecodeError: Invalid value (at line 7, column 10)' in shown
+    assert 'Dec  2 13:50:35 vm ingestd:   File "/tmp/BE_syslogwl/ingest_check.py", line 3, in <module>' in shown
+    assert not any('GET /api/orders/' in line for line in shown)

@@ -76,6 +76,7 @@ from .shapes import (
     is_rule,
     json_findings,
     lines_between,
+    logged_traceback,
     message_details,
     own_frame,
     path_line,
@@ -768,7 +769,7 @@ def _class_picks(
                 line_class = alert_class(content)
                 if line_class is not None:
                     classes[span] = line_class
-                elif content.startswith(_TRACEBACK_HEADER):
+                elif logged_traceback(content) >= 0:
                     classes[span] = LineClass.stack  # a traceback that began before the lines read at the end
     if shape.kind is ShapeKind.syscalls:
         # A trace's failed lookups (ENOENT on a search path) are how programs probe, not what went wrong.
@@ -801,7 +802,7 @@ def _class_picks(
             out.append((FIRST_COMPILER_ERROR_PRIORITY, [first], 'first error'))
         if frames:
             out.extend(_other_crashes(view, errors, limit))
-    tracebacks = sorted(span for span in classes if view.content(span).startswith(_TRACEBACK_HEADER))
+    tracebacks = sorted(span for span in classes if logged_traceback(view.content(span)) >= 0)
     raised: set[str] = set()
     names: set[str] = set()  # the exceptions' classes
     for span in tracebacks[:TRACEBACKS_READ]:

@@ -44,6 +44,7 @@ __all__ = [
     'digest',
     'extreme_rows',
     'failed_tests',
+    'logged_traceback',
 ]
 
 Span = tuple[int, int]
@@ -1541,16 +1542,47 @@ TRACEBACK_REACH = 300
 """Lines below a traceback's start looked at for its exception (a deep stack's frames take two or three lines each)."""
 
 
+_HEADER_TEXT = 'Traceback (most recent call last):'
+LOGGED_PREFIX_CHARS = 80
+"""Characters a logger (syslog's time, host and program) may put before each line of a traceback it logged."""
+
+
+def logged_traceback(line: str) -> int:
+    """Where a traceback's first line begins in `line`: 0 for one printed as it is, after the prefix a logger puts on
+    each line (syslog's `Dec  2 13:50:35 vm ingestd: `) for one logged line by line; -1 for none."""
+    if line.startswith(_HEADER_TEXT):
+        return 0
+    at = line.find(_HEADER_TEXT, 0, LOGGED_PREFIX_CHARS + len(_HEADER_TEXT))
+    return at if at > 0 and line[at - 1] == ' ' and not line[at + len(_HEADER_TEXT) :].strip() else -1
+
+
+def _digits_any(prefix: str) -> re.Pattern[str]:
+    """`prefix` as a pattern in which each run of digits stands for any digits."""
+    return re.compile(''.join(r'\d+' if part.isdigit() else re.escape(part) for part in re.split(r'(\d+)', prefix)))
+
+
 def traceback_picks(view: TextView, traceback: Span, priority: float) -> list[Pick]:
-    """The exception line and the innermost frame in the user's own code, for a `Traceback (...)` line."""
+    """The exception line and the innermost frame in the user's own code, for a `Traceback (...)` line (printed as it
+    is, or logged a line at a time, each line under the logger's prefix)."""
     frames: list[tuple[Span, Span | None]] = []
+    owned: list[bool] = []  # each frame's: in the user's own code
     exception: Span | None = None
     previous: Span | None = None
+    at = logged_traceback(view.content(traceback))
+    # A logger's prefix, its numbers any (the time goes on while a traceback is logged): a line without it is another
+    # program's, logged between the traceback's lines, or the end of it.
+    prefix = _digits_any(view.content(traceback)[:at]) if at > 0 else None
     for line in view.forward(traceback, TRACEBACK_REACH):
         text = view.content(line)
+        if prefix is not None:
+            logged = prefix.match(text)
+            if logged is None:
+                continue
+            text = text[logged.end() :]
         match = PYTHON_FRAME.match(text)
         if match:
             frames.append((line, None))
+            owned.append(own_frame(match.group(1)))
             previous = line
             continue
         if text[:1].isspace() or not text.strip():
@@ -1564,12 +1596,13 @@ def traceback_picks(view: TextView, traceback: Span, priority: float) -> list[Pi
     picks: list[Pick] = []
     if exception is not None:
         picks.append(Pick(priority, (exception,), 'traceback'))
-    own = [frame for frame in frames if own_frame(PYTHON_FRAME.match(view.content(frame[0])).group(1))]  # type: ignore[union-attr]
+    own = [frame for frame, mine in zip(frames, owned, strict=True) if mine]
     chosen = own[-1] if own else (frames[-1] if frames else None)
     if chosen is not None:
         spans = (chosen[0],) if chosen[1] is None else (chosen[0], chosen[1])
         picks.append(Pick(priority - 1, spans, 'traceback'))
-    lead = _lead_in(view, traceback)
+    # The lines above a logged traceback are the log's other programs' as often as its own.
+    lead = _lead_in(view, traceback) if prefix is None else []
     if lead:
         picks.append(Pick(priority - 2, tuple(lead), 'traceback'))
     return picks
