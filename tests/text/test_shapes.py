@@ -1884,3 +1884,14 @@ def test_a_traceback_logged_line_by_line_under_syslog_prefixes_is_read_as_one() 
     assert 'Dec  2 13:50:35 vm ingestd: tomllib.TOMLDecodeError: Invalid value (at line 7, column 10)' in shown
     assert 'Dec  2 13:50:35 vm ingestd:   File "/tmp/BE_syslogwl/ingest_check.py", line 3, in <module>' in shown
     assert not any('GET /api/orders/' in line for line in shown)
+
+
+def test_a_table_without_a_header_shows_its_first_rows_as_well_as_its_last() -> None:
+    # `git for-each-ref --sort=-creatordate` over click's tags and branches, tab-separated (real): 74 rows, newest
+    # first, no header. As a cut by position does, the first rows (the last releases, the branches' tips) share the
+    # room with the last ones by the characters they show, rather than the last rows taking it all.
+    refs = _capture('tables', 'git_for_each_ref_click_tags_newest_first.txt')
+    rows = refs.splitlines()
+    shown = select_preview(refs, 1_000).text.splitlines()
+    assert shown[:4] == rows[:4]
+    assert shown[-1] == rows[-1]

@@ -877,9 +877,10 @@ def _class_picks(
         out.extend(_compiler_warnings(view, classes, limit, ASKED_WARNING_PRIORITY if asked else WARNING_KIND_PRIORITY))
     plain = (LineClass.normal, LineClass.stack)
     noise = (LineClass.repeated, LineClass.progress)
-    # An output of no known shape with nothing flagged in it (a settings dump, a dry run, a list of names), or a
-    # dump of keys, says what it is at both ends: its last and first lines alternate, as a cut by position keeps them.
-    balanced = shape.kind in (ShapeKind.log, ShapeKind.key_value)
+    # An output of no known shape with nothing flagged in it (a settings dump, a dry run, a list of names), a dump of
+    # keys, or a table's rows past what its digest chose (a headerless one sorted newest first), says what it is at
+    # both ends: its last and first lines alternate, as a cut by position keeps them.
+    balanced = shape.kind in (ShapeKind.log, ShapeKind.key_value, ShapeKind.table)
     step = 0.02 if balanced else 0.01
     # Balanced, the ends alternate by the characters they show, not by lines: long last lines (a dump's `INSERT`s)
     # leave the first lines their share, as a cut by position does.
