@@ -254,12 +254,12 @@ class TextView:
 # --- detection ----------------------------------------------------------------------------------
 
 _COMMIT = re.compile(r'commit [0-9a-f]{7,40}(?: \(.*\)| (?!\d+\s*$)\S.*)?\s*$')
-_BLAME_HEADER = re.compile(r'([0-9a-f]{40}) \d+ \d+(?: \d+)?$')
-"""The line opening a record of `git blame --porcelain` (`--line-porcelain`): the commit, the line's number in it and
-in the file, and (at a group's first line) how many lines the group has."""
 """A commit's first line in `git log` (`commit 5b604c3...`, with `--decorate` its refs after it, with a format of one's
 own its date or author); not an object of a listing (`commit 5b604c3... 1333`: `git cat-file --batch-check`'s type,
 name and size)."""
+_BLAME_HEADER = re.compile(r'([0-9a-f]{40}) \d+ \d+(?: \d+)?$')
+"""The line opening a record of `git blame --porcelain` (`--line-porcelain`): the commit, the line's number in it and
+in the file, and (at a group's first line) how many lines the group has."""
 _ONELINE_COMMIT = re.compile(r'(?:[*|/\\ ]+ )?(?:[0-9a-f]{7,12}|[0-9a-f]{40}) (?![A-Za-z?] )\S')
 """A short (or full) hash and a subject (`git log --oneline`, `--graph`); a checksum is longer, or two spaces
 from its name; a symbol table's address is 16 digits, or followed by a one-letter type (`nm`)."""
@@ -3982,10 +3982,10 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
 _FAILED_TEST_MARKS = ('--- FAIL: ', 'not ok ', '\u2715 ', '\u2717 ', '\u00d7 ', 'Failure: ', 'Error: ')
 """Literals the lines naming a failed test hold, in the runners' words: Go's `--- FAIL: TestX (0.00s)`, TAP's
 `not ok 2 - ...` (prove, node's tap), the crosses of Jest and other JavaScript runners (`✕ parses ...`),
-test-unit's `Failure: test_x(Case)`."""
+test-unit's `Failure: test_x(Case)` (`Error: test_x(Case)` for one that raised)."""
 _FAILED_TEST = re.compile(
     r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2717\u00d7] \S'
-    r'|(?:Failure|Error): \w+\()'
+    r'|(?:Failure|Error): test\w*\()'
 )
 """The whole of such a line's opening: a TAP test marked `# TODO` or `# SKIP` was expected to fail."""
 _TESTS_FAILED = re.compile(r'\btests?\b.*\bfail|\bfail.*\btests?\b')
