@@ -59,6 +59,8 @@ def test_words_written_with_slashes_give_no_path_of_a_word_every_request_uses() 
         ('Which files account for the bulk of the image?', 1),
         ('What uses the most disk on this box?', 1),
         ('Which tests are the slowest?', 1),
+        ('Tell me when the run queue peaked and when disk reads peaked.', 1),
+        ('What was the peak memory of the worker?', 1),
         ('Which modules have the lowest coverage?', -1),
         ('Is there a space in the path?', 0),
         ('Which changes were the most recent?', 0),

@@ -517,7 +517,7 @@ def _negated(content: str) -> tuple[set[str], set[str]]:
 
 
 _LARGEST = re.compile(
-    r'\b(?:largest|biggest|slowest|longest|highest|heaviest|worst|costliest|greatest|hottest|maximum|'
+    r'\b(?:largest|biggest|slowest|longest|highest|heaviest|worst|costliest|greatest|hottest|maximum|peak(?:s|ed)?|'
     r'top\s+(?:\d+|three|five|ten|twenty|few|offenders)|bottlenecks?|hot\s?spots?|big\s+(?:ones|files)|'
     r'(?:huge|large|big|massive)\s+(?:part|chunk|portion|share|amount)s?\s+of|'
     r'(?:where|what)\s+(?:\w+\s+){0,2}time\s+(?:goes|went|is\s+spent|was\s+spent)|eats?\s+(?:\w+\s+)?time|'
