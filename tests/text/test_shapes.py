@@ -1895,3 +1895,15 @@ def test_a_table_without_a_header_shows_its_first_rows_as_well_as_its_last() -> 
     shown = select_preview(refs, 1_000).text.splitlines()
     assert shown[:4] == rows[:4]
     assert shown[-1] == rows[-1]
+
+
+def test_an_eslint_report_is_counted_by_rule_and_shows_its_rarest_rules() -> None:
+    # `eslint` with a strict configuration over dayjs's sources, its default stylish format (real): each file's name on
+    # a line of its own, its findings indented under it with the rule at the end; 259 findings, most of two rules.
+    report = _capture('diagnostics', 'eslint_stylish_dayjs_src.txt')
+    preview = select_preview(report, 1_000)
+    shown = preview.text.splitlines()
+    assert preview.shape == 'diagnostics'
+    assert shown[0].startswith('[259 diagnostics by code: max-len 167, no-unused-vars 62,')
+    assert "  6:18  error  Expected '===' and instead saw '=='  eqeqeq" in shown
+    assert '✖ 259 problems (74 errors, 185 warnings)' in shown

@@ -280,7 +280,9 @@ _DIAGNOSTIC = re.compile(
     r'|\s+--> \S+:\d+:\d+'
     # A file's line and column, then the message, whatever it opens with (go vet, luacheck, rubocop, yamllint): the
     # file named with its extension, which a time (`10:00:00`) is not.
-    r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+:\d+:? \S',
+    r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+:\d+:? \S'
+    # ESLint's stylish format: under a line naming the file, each finding's line and column, severity, message, rule.
+    r'|\s+\d+:\d+\s+(?:error|warning)\s{2,}\S',
     re.IGNORECASE,
 )
 _SPELLING = re.compile(r':\d+: (\S+) ==> ')
@@ -4231,6 +4233,11 @@ class _CodeStyle:
 
 _CODE_STYLES = (
     _CodeStyle(re.compile(r'  \[([a-z][a-z0-9-]*)\]$', re.MULTILINE), '  [{code}]'),  # mypy
+    _CodeStyle(
+        re.compile(r'^\s+\d+:\d+\s+(?:error|warning)\s{2,}.*?\s{2,}(@?[\w-]+(?:/[\w-]+)*)$', re.MULTILINE),
+        '  {code}\n',
+        re.compile(r'\n\s+\d+:\d+\s+(?:error|warning)\s{2,}[^\n]*?\s{2,}(@?[\w-]+(?:/[\w-]+)*)(?=\n|\Z)'),
+    ),  # ESLint's stylish format: the rule at the end of the line
     _CodeStyle(re.compile(r' \[(-W[\w=+-]+)\]$', re.MULTILINE), '[{code}]'),  # gcc, clang
     _CodeStyle(re.compile(r':\d+(?::\d+)?:? ([A-Z]{1,4}\d{2,5})\b'), ' {code}'),  # ruff, flake8, pylint
     _CodeStyle(
@@ -4363,7 +4370,8 @@ def _first(text: str, token: str) -> int:
 
 
 _SEVERITY = re.compile(
-    r'\b(?:(error|fatal)|(warning)|(info|information|note|style|performance|portability))(?:\)?: |\] )', re.IGNORECASE
+    r'\b(?:(error|fatal)|(warning)|(info|information|note|style|performance|portability))(?:\)?: |\] |\s{2,}(?=\S))',
+    re.IGNORECASE,
 )
 """The severity a diagnostic states before its message: `error: `, `WARNING: `, shellcheck's `(info): `, cppcheck's
 `style: `, yamllint's `[error] `."""
