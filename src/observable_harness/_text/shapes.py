@@ -4374,7 +4374,7 @@ _SEVERITY = re.compile(
     re.IGNORECASE,
 )
 """The severity a diagnostic states before its message: `error: `, `WARNING: `, shellcheck's `(info): `, cppcheck's
-`style: `, yamllint's `[error] `."""
+`style: `, yamllint's `[error] `, ESLint's `error` padded to its column."""
 
 
 def _severity(text: str, position: int) -> int:
