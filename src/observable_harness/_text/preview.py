@@ -58,6 +58,7 @@ from .shapes import (
     PYTHON_FRAME,
     RARE_MIN_ROWS,
     RARE_ROWS,
+    TRACEBACK_HEADER,
     VARYING,
     Census,
     Shape,
@@ -99,10 +100,8 @@ HEAD_CHARS = 64 * 1024
 SAMPLE_WINDOWS = 6
 SAMPLE_LINES = 8
 """The middle is sampled in this many windows of this many lines: enough to tell a shape and a term's rarity."""
-_TRACEBACK_HEADER = 'Traceback (most recent call last)'
-"""How a Python traceback opens."""
 MIDDLE_MARKERS = (
-    _TRACEBACK_HEADER,
+    TRACEBACK_HEADER,
     'ERROR',
     'Error',
     'error:',
@@ -1108,7 +1107,7 @@ def _later_exceptions(view: TextView, shown: set[str], room: int, limit: int) ->
         if name in names:
             continue
         names.add(name)
-        header = text.rfind(_TRACEBACK_HEADER, 0, hit.start())
+        header = text.rfind(TRACEBACK_HEADER, 0, hit.start())
         if header == -1 or (header and text[header - 1] != '\n'):
             continue
         picks = traceback_picks(view, view.line_at(header), 407.5 - 0.1 * len(out))
@@ -1127,10 +1126,10 @@ def _exception_lines(text: str) -> Iterator[re.Match[str]]:
     """The exception lines of `text`, in order: after each traceback's header, the first, when it has at most
     `LATER_TRACEBACKS` (a search from each header); otherwise every one, in one pass over the text."""
     headers: list[int] = []
-    found = text.find(_TRACEBACK_HEADER)
+    found = text.find(TRACEBACK_HEADER)
     while found != -1 and len(headers) <= LATER_TRACEBACKS:
         headers.append(found)
-        found = text.find(_TRACEBACK_HEADER, found + len(_TRACEBACK_HEADER))
+        found = text.find(TRACEBACK_HEADER, found + len(TRACEBACK_HEADER))
     if len(headers) > LATER_TRACEBACKS:
         yield from _EXCEPTION_LINE.finditer(text)
         return

@@ -30,6 +30,7 @@ from .scan import literal_places
 
 __all__ = [
     'PYTHON_FRAME',
+    'TRACEBACK_HEADER',
     'VARYING',
     'Census',
     'Pick',
@@ -1544,7 +1545,9 @@ TRACEBACK_REACH = 300
 """Lines below a traceback's start looked at for its exception (a deep stack's frames take two or three lines each)."""
 
 
-_HEADER_TEXT = 'Traceback (most recent call last):'
+TRACEBACK_HEADER = 'Traceback (most recent call last)'
+"""How a Python traceback opens (its line ends with a colon after it)."""
+_HEADER_TEXT = f'{TRACEBACK_HEADER}:'
 LOGGED_PREFIX_CHARS = 80
 """Characters a logger (syslog's time, host and program) may put before each line of a traceback it logged."""
 
