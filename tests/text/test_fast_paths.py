@@ -138,6 +138,9 @@ log_lines = st.lists(
             'ValueError: bad FAIL panic',
             'FATAL error: out of memory',
             'an Exception was raised',
+            'ERROR café: reçu 3 fois ✗',
+            'Ошибка: FAIL в модуле 💥 panic',
+            '✓ 12 passed, ✗ 1 FAILED',
         ]
     ),
     min_size=1,
@@ -148,13 +151,18 @@ log_lines = st.lists(
 @settings(max_examples=150)
 @given(log_lines, st.booleans())
 def test_a_logs_failure_markers_are_the_same_lines_either_way(lines: list[str], spread: bool) -> None:
-    # Spread over each marker's places (a log) or the first places in turn (a test run): the same either way.
+    # Spread over each marker's places (a log) or the first places in turn (a test run): the same either way. Text
+    # outside ASCII is searched in an ASCII stand-in of the middle (a `?` for each other character): the same lines
+    # as searching the text itself.
     view = TextView(_log(lines))
     scanned = _middle_hits(view, 0, view.end, spread=spread)
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(preview_module, 'literal_places', lambda *args, **kwargs: None)
         searched = _middle_hits(view, 0, view.end, spread=spread)
-    assert scanned == searched
+        patched.setattr(preview_module, '_ascii_window', lambda *args: None)
+        searched_in_text = _middle_hits(view, 0, view.end, spread=spread)
+    assert scanned == searched == searched_in_text
+    assert all(marker.isascii() and '?' not in marker for marker in MIDDLE_MARKERS)
     assert all(any(marker in view.content(span) for marker in MIDDLE_MARKERS) for span in scanned)
 
 

@@ -19,18 +19,21 @@ _PIECES = ['a', 'line\n', 'é', '漢', '🔥', '\udc80', 'x' * 997, 'password=hu
     st.floats(min_value=0, max_value=1),
     st.floats(min_value=0, max_value=1),
 )
-def test_an_ascii_window_is_the_slice_when_it_is_ascii(pieces: list[str], repeat: int, low: float, high: float) -> None:
+def test_an_ascii_window_is_the_slice_with_a_question_mark_for_each_other_character(
+    pieces: list[str], repeat: int, low: float, high: float
+) -> None:
     text = ''.join(pieces) * (1 + repeat)
     begin, end = sorted((int(low * len(text)), int(high * len(text))))
-    window = text[begin:end]
-    assert _ascii_window(text, begin, end) == (window if window.isascii() else None)
+    window = _ascii_window(text, begin, end)
+    assert window.isascii()
+    assert window == ''.join(char if char.isascii() else '?' for char in text[begin:end])
 
 
 def test_an_ascii_window_far_from_the_wide_characters_of_its_text() -> None:
     text = '🔥' + 'a' * (5 * _WINDOW_PIECE) + 'é'
     assert _ascii_window(text, 1, 5 * _WINDOW_PIECE) == 'a' * (5 * _WINDOW_PIECE - 1)
-    assert _ascii_window(text, 1, len(text)) is None
-    assert _ascii_window(text, 0, 3 * _WINDOW_PIECE) is None
+    assert _ascii_window(text, 1, len(text)) == 'a' * (5 * _WINDOW_PIECE) + '?'
+    assert _ascii_window(text, 0, 3 * _WINDOW_PIECE) == '?' + 'a' * (3 * _WINDOW_PIECE - 1)
 
 
 @settings(max_examples=80, deadline=None)

@@ -1329,12 +1329,13 @@ def _middle_hits(view: TextView, begin: int, end: int, utf8: bytes | None = None
     found: dict[int, Span] = {}
     # One pass of a multi-literal engine finds every marker at once; without one (or with markers on most
     # lines, where the engine would report each), one search per marker, each stopping at the lines it needs.
+    window = None
     if scanned:
         assert utf8 is not None
         places = literal_places_utf8(memoryview(utf8)[begin:end], _MIDDLE_LITERALS, cap_each=MIDDLE_PLACES)
     else:
         window = _ascii_window(text, begin, end)
-        places = literal_places(window, _MIDDLE_LITERALS, cap_each=MIDDLE_PLACES) if window is not None else None
+        places = literal_places(window, _MIDDLE_LITERALS, cap_each=MIDDLE_PLACES)
     present: dict[str, bool] = {}
     for index, marker in enumerate(MIDDLE_MARKERS):
         if len(found) >= MAX_MIDDLE_HITS:
@@ -1344,17 +1345,22 @@ def _middle_hits(view: TextView, begin: int, end: int, utf8: bytes | None = None
         # with no capitals), where scanning for the marker costs ~0.3 ms per 512 KB.
         if listed is None and not all(_holds(text, char, present) for char in marker):
             continue
-        at = None if listed is None else [begin + place for place in listed]
+        if listed is not None:
+            lines = view.lines_holding(marker, begin, end, [begin + place for place in listed])
+        elif window is not None:
+            lines = _lines_in(view, window, marker, begin)
+        else:
+            lines = view.lines_holding(marker, begin, end)
         room = MAX_MIDDLE_HITS - len(found)
         if spread:
-            holding = list(islice(view.lines_holding(marker, begin, end, at), MIDDLE_SPREAD))
+            holding = list(islice(lines, MIDDLE_SPREAD))
             spans = _spread(holding, min(room, MARKER_HITS))
             if len(holding) == MIDDLE_SPREAD:
                 # More lines hold the marker than are looked at: past them, the lines where it opens another message
                 # (one deadlock among hundreds of the same missing table).
                 spans += _other_openings(view, marker, holding, end)[: max(0, room - len(spans))]
         else:
-            spans = list(islice(view.lines_holding(marker, begin, end, at), room))
+            spans = list(islice(lines, room))
         for span in spans:
             found[span[0]] = span
     return [found[start] for start in sorted(found)]
@@ -1419,18 +1425,32 @@ def _spread(spans: list[Span], room: int) -> list[Span]:
 _WINDOW_PIECE = 16 * 1024
 
 
-def _ascii_window(text: str, begin: int, end: int) -> str | None:
-    """`text[begin:end]` when it is ASCII (what the engine scans), else None, found out piece by piece.
+def _ascii_window(text: str, begin: int, end: int) -> str:
+    """`text[begin:end]` in ASCII, each character outside it standing as `?`: one character for one, so a place
+    in it is a place in the text, and the failure markers (ASCII, no `?`) are found where the text holds them.
 
-    A text outside ASCII is stored two or four bytes a character: half a megabyte of it sliced only to be found
-    not to be ASCII is a fresh megabyte or two of memory, which the system maps in page by page (most of a
-    millisecond here). Small pieces reuse the same memory, and the first one outside ASCII settles it.
+    A text outside ASCII is stored two or four bytes a character, where a search for a literal runs several times
+    slower than in one byte a character (about 0.4 ms per marker per 512 KB here, a dozen markers), and the
+    multi-literal engine scans bytes. Slicing it piece by piece keeps the copies small (a slice of ASCII
+    characters is one byte a character again); only the pieces holding other characters are converted.
     """
-    if not text.isascii():
-        for start in range(begin, end, _WINDOW_PIECE):
-            if not text[start : min(end, start + _WINDOW_PIECE)].isascii():
-                return None
-    return text[begin:end]
+    if text.isascii():
+        return text[begin:end]
+    pieces: list[str] = []
+    for start in range(begin, end, _WINDOW_PIECE):
+        piece = text[start : min(end, start + _WINDOW_PIECE)]
+        pieces.append(piece if piece.isascii() else piece.encode('ascii', 'replace').decode('ascii'))
+    return ''.join(pieces)
+
+
+def _lines_in(view: TextView, window: str, literal: str, offset: int) -> Iterator[Span]:
+    """`view.lines_holding` searching `window`, the ASCII stand-in for the text from `offset` on."""
+    find = window.find
+    place = find(literal)
+    while place != -1:
+        span = view.line_at(offset + place)
+        yield span
+        place = find(literal, span[1] + 1 - offset)
 
 
 _MIDDLE_LITERALS = tuple((marker, False) for marker in MIDDLE_MARKERS)
