@@ -1807,6 +1807,40 @@ def test_a_test_unit_run_shows_each_failure_with_where_it_failed() -> None:
     assert any(line.startswith('606 tests, 1466 assertions, 3 failures') for line in shown)
 
 
+def test_a_pytest_run_whose_summary_names_no_failed_test_shows_the_failure_blocks_titles() -> None:
+    # click's tests with `-q -rs` (real), a message's placeholder renamed: four tests fail, and the short summary lists
+    # only the skipped ones. The titles of the failure blocks are what name the failed tests, each with its error.
+    run = _capture('test_runs', 'pytest_q_click_number_type_renamed.txt.gz')
+    shown = select_preview(run, 1_000).text.splitlines()
+    title = next(line for line in shown if 'test_formatting_usage_error_metavar_bad_arg' in line)
+    assert title.startswith('____') and title.endswith('____')
+    assert shown[shown.index(title) + 2] == 'E       AssertionError: assert 1 == 2'
+    assert sum(1 for line in shown if line.startswith('____')) >= 2
+
+
+def test_a_failure_blocks_title_comes_with_the_last_exception_of_a_chain() -> None:
+    block = [
+        '___________________________ test_sync_close ___________________________',
+        '',
+        '>       raise to_exc(exc) from exc',
+        'E       httpcore.ConnectError: [Errno -2] Name or service not known',
+        '',
+        'lib/httpcore/_exceptions.py:14: ConnectError',
+        '',
+        'The above exception was the direct cause of the following exception:',
+        '',
+        '>       client.get("http://example.com")',
+        'E       httpx.ConnectError: [Errno -2] Name or service not known',
+        '',
+        'httpx/_transports/default.py:118: ConnectError',
+    ]
+    run = '\n'.join(['.' * 72 + ' [ 50%]'] * 60 + ['=' * 30 + ' FAILURES ' + '=' * 30, *block])
+    run += '\n' + '=' * 20 + ' short test summary info ' + '=' * 20 + '\n1 failed, 4000 passed in 3.10s\n'
+    picks = shapes._test_digest(TextView(run), [])
+    titled = [pick for pick in picks if pick.role == 'failed']
+    assert [[run[start:end] for start, end in pick.spans] for pick in titled] == [[block[0], block[10]]]
+
+
 def test_a_tap_run_shows_the_test_that_failed_not_the_ones_expected_to() -> None:
     # `prove -v -l t/` of URI (real): one test file fails on a missing module; several others hold tests marked
     # `# TODO`, which TAP reports as `not ok` and counts as expected.

@@ -3963,7 +3963,9 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
     if durations:
         picks.append(Pick(425 - sections * 0.01, tuple(durations), 'section'))
     picks += _skip_reasons(view, banner)
-    # Failure blocks open with `____ test_name ____`; each ends with its location line (`file:line: Error`).
+    # Failure blocks open with `____ test_name ____`; each ends with its location line (`file:line: Error`). Where
+    # no summary line names the failed tests (a run with `-q` and its own `-r`), the titles are what name them.
+    named = any(pick.role == 'failed' for pick in picks)
     position, blocks = text.find('\n__'), 0
     while position != -1 and blocks < _FAILURE_BLOCKS:
         span = view.line_at(position + 1)
@@ -3977,6 +3979,10 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
             first_e = text.find('\nE ', span[1], stop)
             if first_e != -1:
                 picks.append(Pick(430 - blocks * 0.01, (view.line_at(first_e + 1),), 'failure'))
+                # With the exception the test saw: the last of a chain (the first, above, is what caused it).
+                raised = text.find('\nE ', _raised_from(text, first_e, stop), stop) if not named else -1
+                if raised != -1:
+                    picks.append(Pick(437 - blocks * 0.01, (span, view.line_at(raised + 1)), 'failed'))
             blocks += 1
         position = following
     if not blocks:
@@ -4194,6 +4200,16 @@ def _summary_lines(view: TextView, banner: int) -> Iterator[Span]:
         for mark, place in marks.items():
             if place == found:
                 marks[mark] = text.find(mark, span[1])
+
+
+_CHAINED = ('\nThe above exception was the direct cause', '\nDuring handling of the above exception')
+"""The line between two exceptions of a chain, as Python and pytest print it: the test saw the last."""
+
+
+def _raised_from(text: str, floor: int, stop: int) -> int:
+    """Where the last exception of a failure block's chain is reported, in `text[floor:stop]`: after the last line
+    saying another exception followed, or from `floor` when none does."""
+    return max(floor, *(text.rfind(line, floor, stop) for line in _CHAINED))
 
 
 def _last_content(text: str, floor: int, stop: int) -> int:
