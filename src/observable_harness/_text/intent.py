@@ -521,9 +521,11 @@ _LARGEST = re.compile(
     r'top\s+(?:\d+|three|five|ten|twenty|few|offenders)|bottlenecks?|hot\s?spots?|big\s+(?:ones|files)|'
     r'(?:huge|large|big|massive)\s+(?:part|chunk|portion|share|amount)s?\s+of|'
     r'(?:where|what)\s+(?:\w+\s+){0,2}time\s+(?:goes|went|is\s+spent|was\s+spent)|eats?\s+(?:\w+\s+)?time|'
+    r'where\s+(?:does|did|do)\s+(?:\w+\s+){0,2}time\s+(?:\w+\s+)?go\b|most[- ]called|'
     r'(?:tak(?:e|es|ing)\s+up|us(?:e|es|ing)|eat(?:s|ing)?)\s+(?:(?!least|less|fewest)\w+\s+){0,2}'
     r'(?:space|room|disk|memory)|bulk\s+of|'
-    r'\b(?:the|are|is|was|were)\s+most\s+(?!(?:recent|recently|likely|of|important|common|relevant|often)\b)[a-z])',
+    r'\b(?:the|are|is|was|were)\s+most\s+(?!(?:recent|recently|likely|of|important|common|relevant|often)\b)[a-z]|'
+    r'\b(?:called|used|run|hit|allocated|calls|uses)\s+the\s+most\b)',
     re.IGNORECASE,
 )
 _SMALLEST = re.compile(r'\b(?:smallest|lowest|fewest|shortest|(?<!at )least|minimum)\b', re.IGNORECASE)
