@@ -1841,6 +1841,16 @@ def test_a_failure_blocks_title_comes_with_the_last_exception_of_a_chain() -> No
     assert [[run[start:end] for start, end in pick.spans] for pick in titled] == [[block[0], block[10]]]
 
 
+def test_a_library_the_loader_cannot_find_is_shown_among_the_ones_it_resolved() -> None:
+    # `ldd /usr/bin/[q-z]*` (real): 157 KB of resolved libraries under each binary; two JDK launchers, reached through
+    # their links in /usr/bin, cannot find `libjli.so`. Data, not a log, but that line reports a failure whatever it
+    # sits among: it is shown under the binary it belongs to.
+    listing = _capture('key_value', 'ldd_usr_bin_q_to_z.txt.gz')
+    shown = select_preview(listing, 1_000).text.splitlines()
+    at = shown.index('\tlibjli.so => not found')
+    assert '/usr/bin/rmiregistry:' in shown[at - 2 : at]
+
+
 def test_a_tap_run_shows_the_test_that_failed_not_the_ones_expected_to() -> None:
     # `prove -v -l t/` of URI (real): one test file fails on a missing module; several others hold tests marked
     # `# TODO`, which TAP reports as `not ok` and counts as expected.

@@ -74,6 +74,7 @@ from .shapes import (
     digest,
     extreme_rows,
     failed_tests,
+    heading_of,
     is_rule,
     json_findings,
     lines_between,
@@ -669,6 +670,16 @@ def _verdict_subject(view: TextView, span: Span, limit: int) -> list[_Line]:
     return []
 
 
+DATA_ALARMS = ('=> not found', TRACEBACK_HEADER, 'Segmentation fault')
+"""Literals a listing, a dump of keys or a list of records is searched for: lines that report a failure whatever
+data they sit among (`libjli.so => not found` in `ldd`'s list of the libraries it resolved)."""
+ALARMED_SHAPES = frozenset((ShapeKind.key_value, ShapeKind.listing, ShapeKind.records))
+DATA_ALARM_LINES = 3
+"""Distinct failure lines shown of those data holds."""
+DATA_ALARM_PRIORITY = 415.0
+"""Above a log's first error (410): in data, such a line is all that went wrong."""
+
+
 def _quiet(shape: Shape) -> bool:
     """Whether the shape's lines are all of one class: data, prose, a list of findings (every diagnostic is an
     error), a debugger's backtraces (a frame's local `err` is no error)."""
@@ -770,12 +781,29 @@ def _class_picks(
                     classes[span] = line_class
                 elif logged_traceback(content) >= 0:
                     classes[span] = LineClass.stack  # a traceback that began before the lines read at the end
+    alarms: list[tuple[float, list[_Line], str]] = []
+    if shape.kind in ALARMED_SHAPES:
+        # Data (a listing, a dump of keys, records) is not classified, but a few failures read as nothing else: a
+        # library the loader cannot find among those it resolved, a traceback, a crash. The first of each distinct
+        # line, under the entry it belongs to (the binary `ldd` lists the library under).
+        seen: set[str] = set()
+        for span in _middle_hits(view, 0, view.end, utf8, spread=False, markers=DATA_ALARMS):
+            content = view.content(span)
+            if content in seen or len(seen) == DATA_ALARM_LINES:
+                continue
+            if alert_class(content[:_CLASSIFIED_CHARS]) is LineClass.error:
+                seen.add(content)
+                heading = heading_of(view, span)
+                spans = [heading, span] if heading is not None else [span]
+                alarms.append(
+                    (DATA_ALARM_PRIORITY - 0.01 * len(alarms), [_Line(s, limit, role='error') for s in spans], 'error')
+                )
     if shape.kind is ShapeKind.syscalls:
         # A trace's failed lookups (ENOENT on a search path) are how programs probe, not what went wrong.
         for span, line_class in list(classes.items()):
             if line_class is LineClass.error and view.content(span).rstrip().endswith(_PROBE_FAILURES):
                 classes[span] = LineClass.normal
-    out: list[tuple[float, list[_Line], str]] = []
+    out: list[tuple[float, list[_Line], str]] = alarms
     if preamble_pick is not None:
         out.append(preamble_pick)
     if shape.kind is ShapeKind.log:
@@ -1315,7 +1343,15 @@ def _holds(text: str, char: str, present: dict[str, bool]) -> bool:
     return held
 
 
-def _middle_hits(view: TextView, begin: int, end: int, utf8: bytes | None = None, *, spread: bool = True) -> list[Span]:
+def _middle_hits(
+    view: TextView,
+    begin: int,
+    end: int,
+    utf8: bytes | None = None,
+    *,
+    spread: bool = True,
+    markers: tuple[str, ...] = MIDDLE_MARKERS,
+) -> list[Span]:
     """Lines of `[begin, end)` holding a failure marker, at most `MAX_MIDDLE_HITS`. With `spread` (a log, whose later
     errors may be of other kinds), each marker takes at most `MARKER_HITS` of them, spread over its places;
     without, the first places of each marker in turn (a test run, whose digest finds its failures by itself)."""
@@ -1332,12 +1368,12 @@ def _middle_hits(view: TextView, begin: int, end: int, utf8: bytes | None = None
     window = None
     if scanned:
         assert utf8 is not None
-        places = literal_places_utf8(memoryview(utf8)[begin:end], _MIDDLE_LITERALS, cap_each=MIDDLE_PLACES)
+        places = literal_places_utf8(memoryview(utf8)[begin:end], _literals(markers), cap_each=MIDDLE_PLACES)
     else:
         window = _ascii_window(text, begin, end)
-        places = literal_places(window, _MIDDLE_LITERALS, cap_each=MIDDLE_PLACES)
+        places = literal_places(window, _literals(markers), cap_each=MIDDLE_PLACES)
     present: dict[str, bool] = {}
-    for index, marker in enumerate(MIDDLE_MARKERS):
+    for index, marker in enumerate(markers):
         if len(found) >= MAX_MIDDLE_HITS:
             break
         listed = places[index] if places is not None else None
@@ -1451,6 +1487,10 @@ def _lines_in(view: TextView, window: str, literal: str, offset: int) -> Iterato
         span = view.line_at(offset + place)
         yield span
         place = find(literal, span[1] + 1 - offset)
+
+
+def _literals(markers: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
+    return _MIDDLE_LITERALS if markers is MIDDLE_MARKERS else tuple((marker, False) for marker in markers)
 
 
 _MIDDLE_LITERALS = tuple((marker, False) for marker in MIDDLE_MARKERS)

@@ -3675,7 +3675,7 @@ def _extreme_picks(view: TextView, starts: list[int], first_rank: int) -> list[P
     for rank, start in enumerate(starts, start=first_rank):
         span = view.line_at(start)
         priority = EXTREME_PRIORITY - rank * 0.01
-        parent = _heading_of(view, span) if rank < EXTREME_GROUPS else None
+        parent = heading_of(view, span) if rank < EXTREME_GROUPS else None
         if parent is not None:
             picks.append(Pick(priority, (parent, span), 'extreme'))
         picks.append(Pick(priority - 0.005, (span,), 'extreme'))  # should the pair not fit, the row alone may
@@ -3739,7 +3739,7 @@ SUBJECT_ROWS_READ = 64
 """Rows holding what the request names read for the field that measures them."""
 
 
-def _heading_of(view: TextView, span: Span) -> Span | None:
+def heading_of(view: TextView, span: Span) -> Span | None:
     """For an indented row, the unindented line it sits under (within the context search's reach)."""
     if not view.content(span)[:1].isspace():
         return None
