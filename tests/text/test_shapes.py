@@ -1851,6 +1851,21 @@ def test_a_library_the_loader_cannot_find_is_shown_among_the_ones_it_resolved() 
     assert '/usr/bin/rmiregistry:' in shown[at - 2 : at]
 
 
+def test_indented_json_shows_the_objects_holding_the_largest_value_of_the_member_asked_about() -> None:
+    # PyPI's JSON for click through `python -m json.tool` (real): 66 releases, each a list of files with their
+    # digests, size and upload time. Asked for the largest file, the preview ranks the `size` members and shows the
+    # largest with the first member naming its object (the file name, not the empty comment above it).
+    document = _capture('json', 'pypi_click_json_tool.txt.gz')
+    intent = Intent.gather(
+        args={'command': 'curl -s https://pypi.org/pypi/click/json | python3 -m json.tool'},
+        prompt='Which click release file on PyPI has the largest size, and how big is it?',
+    )
+    shown = select_preview(document, 1_000, intent=intent).text.splitlines()
+    largest = shown.index('                "size": 399151,')
+    assert shown[largest - 2] == '                "filename": "click-8.5.1.tar.gz",'
+    assert '                "size": 382235,' in shown  # the next largest
+
+
 def test_a_tap_run_shows_the_test_that_failed_not_the_ones_expected_to() -> None:
     # `prove -v -l t/` of URI (real): one test file fails on a missing module; several others hold tests marked
     # `# TODO`, which TAP reports as `not ok` and counts as expected.

@@ -3413,10 +3413,16 @@ def extreme_rows(
     them ("which click modules are least covered") limits the ranking to that group.
     """
     history = shape.kind is ShapeKind.history and shape.variant == 'git'
-    if not direction or (shape.kind in _UNRANKED and not history) or (shape.sorted_rows and direction > 0):
+    members = shape.kind is ShapeKind.json and shape.variant == 'indented'
+    if not direction or (shape.kind in _UNRANKED and not (history or members)) or (shape.sorted_rows and direction > 0):
         return []  # a table sorted from its largest down keeps its top rows already
     if history:
         return _history_extremes(view, direction, subjects)
+    if members:
+        # Indented JSON (`json.tool`, `jq .`): the objects whose member the request names ("the most horsepower")
+        # holds the largest (or smallest) number, each with the object's first member, which names it.
+        lines = [view.content(span) for span in sample]
+        return _keyed_extremes(view, lines, direction, subjects, named_only=True)
     if shape.kind is ShapeKind.log:
         # Results one after another, each in a box (a script of queries): each sorted as its query asked, its first
         # row is the extreme asked for, as no ranking of numbers across tables of other things can tell.
@@ -3496,8 +3502,8 @@ def extreme_rows(
     return _extreme_picks(view, _ranked(values, starts, direction, within, EXTREME_ROWS)[:EXTREME_ROWS], 0)
 
 
-_KEYED_NUMBER = re.compile(r'\b([A-Za-z_][\w.-]*)(?::|=) *(-?\d+(?:\.\d+)?)\b')
-"""A measure a log line names: `Query_time: 3.51`, `duration=120ms`, `rt=0.84`."""
+_KEYED_NUMBER = re.compile(r'\b([A-Za-z_][\w.-]*)"?(?::|=) *(-?\d+(?:\.\d+)?)\b')
+"""A measure a log line names: `Query_time: 3.51`, `duration=120ms`, `rt=0.84`, a JSON member's `"Horsepower": 230`."""
 _TIME_KEY = re.compile(r'time|duration|elapsed|latency|took|wait|ms$|secs?$', re.IGNORECASE)
 """A key that measures time: what "the slowest", "the worst" of a log's entries are ranked by, unless one is named."""
 KEYED_MIN_LINES = 3
@@ -3506,7 +3512,9 @@ KEYED_EXTREME_HITS = 5_000
 """Lines naming the chosen key read for its largest values, at most."""
 
 
-def _keyed_extremes(view: TextView, lines: list[str], direction: int, subjects: tuple[str, ...]) -> list[Pick]:
+def _keyed_extremes(
+    view: TextView, lines: list[str], direction: int, subjects: tuple[str, ...], *, named_only: bool = False
+) -> list[Pick]:
     """In a log whose entries name their measures (a slow query log's `# Query_time: 3.51`, a request log's
     `duration=120ms`), the entries with the largest (or smallest) value of the measure the request names, else of the
     one measuring time, else of the one most lines read name: "which queries are worst". One search of the text for
@@ -3523,20 +3531,54 @@ def _keyed_extremes(view: TextView, lines: list[str], direction: int, subjects: 
     measures = [key for key, count in lines_of.most_common() if count >= KEYED_MIN_LINES and len(seen[key]) > 1]
     if not measures:
         return []
-    named = [key for key in measures if any(subject in key.lower() for subject in subjects if len(subject) >= 3)]
+    # The key the weightiest term names, the one it names whole first (`totalSpent` for "totalSpent", not `Total`).
+    named: list[str] = []
+    for subject in (subject for subject in subjects if len(subject) >= 3):
+        holding = [key for key in measures if subject in key.lower()]
+        named = sorted(holding, key=lambda key: key.lower() != subject)
+        if named:
+            break
+    if named_only and not named:
+        return []
     timed = [key for key in measures if _TIME_KEY.search(key)]
     key = (named or timed or measures)[0]
     # Opening with the key itself, a literal the regex engine skips to (a `\\b` first is tried at every character);
     # a hit inside a longer name (`uptime=` for `time=`) is left out after.
     text = view.text
-    found = re.finditer(f'{re.escape(key)}(?::|=) *(-?\\d+(?:\\.\\d+)?)\\b', text)
+    found = re.finditer(f'{re.escape(key)}"?(?::|=) *(-?\\d+(?:\\.\\d+)?)\\b', text)
     ranked = [
         (float(hit.group(1)) * direction, view.line_at(hit.start())[0])
         for hit in itertools.islice(found, KEYED_EXTREME_HITS)
         if not hit.start() or not (text[hit.start() - 1].isalnum() or text[hit.start() - 1] == '_')
     ]
     ranked.sort(key=lambda item: (-item[0], item[1]))
-    return _extreme_picks(view, list(dict.fromkeys(start for _, start in ranked))[: EXTREME_ROWS // 2], 0)
+    starts = list(dict.fromkeys(start for _, start in ranked))[: EXTREME_ROWS // 2]
+    return _extreme_picks(view, starts, 0, _first_member if named_only else heading_of)
+
+
+OBJECT_REACH = 64
+"""Lines looked back over from a member of an indented JSON object for the line that opens the object."""
+
+
+def _first_member(view: TextView, span: Span) -> Span | None:
+    """For a member of an indented JSON object, the object's first member holding a string (`"Name": "pontiac grand
+    prix",`, `"filename": "click-8.1.7.tar.gz",`): what names it. None when that is the member itself, or when no `{`
+    opens the object within `OBJECT_REACH` lines."""
+    content = view.content(span)
+    indent = len(content) - len(content.lstrip())
+    named: Span | None = None
+    for line in view.backward(span, OBJECT_REACH):
+        above = view.content(line)
+        depth = len(above) - len(above.lstrip())
+        if depth < indent:
+            return named if above.rstrip().endswith('{') else None
+        if depth == indent and _STRING_MEMBER.match(above):
+            named = line
+    return None
+
+
+_STRING_MEMBER = re.compile(r'\s*"[^"\n]+": "[^"\n]')
+"""A JSON member whose value is a string that is not empty."""
 
 
 DIGITS_FIELDS = 4
@@ -3670,12 +3712,20 @@ def _ranked(
     return first + [start for start in overall if start not in first]
 
 
-def _extreme_picks(view: TextView, starts: list[int], first_rank: int) -> list[Pick]:
+def _extreme_picks(
+    view: TextView,
+    starts: list[int],
+    first_rank: int,
+    parent_of: Callable[[TextView, Span], Span | None] | None = None,
+) -> list[Pick]:
+    """Each row from `starts` at its rank's priority; the first few also with the line that says what they belong to
+    (`parent_of`, by default the unindented line above an indented row), should that pair fit."""
+    parent_of = parent_of or heading_of
     picks: list[Pick] = []
     for rank, start in enumerate(starts, start=first_rank):
         span = view.line_at(start)
         priority = EXTREME_PRIORITY - rank * 0.01
-        parent = heading_of(view, span) if rank < EXTREME_GROUPS else None
+        parent = parent_of(view, span) if rank < EXTREME_GROUPS else None
         if parent is not None:
             picks.append(Pick(priority, (parent, span), 'extreme'))
         picks.append(Pick(priority - 0.005, (span,), 'extreme'))  # should the pair not fit, the row alone may
