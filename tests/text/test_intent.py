@@ -74,6 +74,23 @@ def test_a_request_for_the_largest_or_smallest_is_told_by_how_it_is_asked(reques
     assert Intent.gather(prompt=request_text).extreme == extreme
 
 
+@pytest.mark.parametrize(
+    ('request_text', 'measure'),
+    [
+        ('Which processes on this box use the most memory?', 'memory'),
+        ('Which file has the largest size?', 'size'),
+        ('Where does the time actually go?', 'time'),
+        ('Which statements cost us the most time?', 'time'),
+        ('Which car has the most horsepower?', 'horsepower'),
+        ('Which modules have the lowest coverage?', 'coverage'),
+        ('Which tests are the slowest?', ''),
+        ('Is there a space in the path?', ''),
+    ],
+)
+def test_the_measure_a_request_asks_the_extremes_of_is_the_word_after_its_cue(request_text: str, measure: str) -> None:
+    assert Intent.gather(prompt=request_text).measure == measure
+
+
 def test_a_term_several_sources_name_weighs_more() -> None:
     once = {t.text: t.weight for t in Intent.gather(prompt='check shared_buffers').terms}
     twice = {t.text: t.weight for t in Intent.gather(text='shared_buffers', prompt='check shared_buffers').terms}

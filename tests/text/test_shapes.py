@@ -1866,6 +1866,24 @@ def test_indented_json_shows_the_objects_holding_the_largest_value_of_the_member
     assert '                "size": 382235,' in shown  # the next largest
 
 
+def test_a_table_sorted_by_one_measure_shows_the_extremes_of_the_measure_asked_about() -> None:
+    # `ps aux --sort=-%cpu`-like: sorted by CPU, asked for memory. The rows with the largest RSS (a word the request
+    # does not use; "memory" is measured so) are shown under the header, not the table's top rows by CPU alone.
+    header = 'USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND'
+    rows = [
+        f'app{i % 7:<8} {1000 + i:>6} {90 - i * 0.4:4.1f}  0.1  {20000 + i:>6} {(i * 7919) % 4000 + 1000:>5} ?        '
+        f'S    10:00   0:{i % 60:02d} /usr/bin/worker --queue {i}'
+        for i in range(200)
+    ]
+    rows[150] = rows[150].replace(rows[150].split()[5].rjust(5), '912345')
+    table = '\n'.join([header, *rows]) + '\n'
+    intent = Intent.gather(args={'command': 'ps aux --sort=-%cpu'}, prompt='Which processes use the most memory?')
+    assert (intent.extreme, intent.measure) == (1, 'memory')
+    shown = select_preview(table, 1_000, intent=intent).text.splitlines()
+    assert header in shown
+    assert rows[150] in shown
+
+
 def test_a_tap_run_shows_the_test_that_failed_not_the_ones_expected_to() -> None:
     # `prove -v -l t/` of URI (real): one test file fails on a missing module; several others hold tests marked
     # `# TODO`, which TAP reports as `not ok` and counts as expected.

@@ -324,6 +324,9 @@ class Intent:
     numbers: asked whether something runs there, the lines needing a newer version of the same thing answer."""
     warnings: bool = False
     """The request asks about warnings ("what does the compiler warn about"): a build's are then what it asked for."""
+    measure: str = ''
+    """With `extreme`, the word for what is ranked, lowercased, when the request says it ("use the most memory":
+    `memory`; "the largest size": `size`): a table's column or a record's member it names is the one ranked."""
 
     def __bool__(self) -> bool:
         return bool(self.terms)
@@ -401,12 +404,14 @@ class Intent:
             if term.key not in avoid  # said once to look past: the other mention is likely the same phrase
         ]
         terms.sort(key=lambda term: (-term.weight, -len(term.key)))
+        extreme, measure = _extreme(prompt, text, thinking)
         return cls(
             tuple(terms[:MAX_TERMS]),
             tuple(sorted(avoid)),
-            _extreme(prompt, text, thinking),
+            extreme,
             _versions(prompt, text),
             _WARNINGS.search('\n'.join((prompt, text, thinking))) is not None,
+            measure,
         )
 
 
@@ -538,14 +543,46 @@ _WARNINGS = re.compile(r'\bwarn(?:s|ed|ing|ings)?\b', re.IGNORECASE)
 """A request that asks about warnings (not the call's arguments: `-Wall`, `--warnings` say how it runs)."""
 
 
-def _extreme(*contents: str) -> int:
-    """1 when the request (not the call's arguments) asks for the largest values, -1 for the smallest, else 0.
-    Asked for both, what is said first (in the order given) wins."""
+def _extreme(*contents: str) -> tuple[int, str]:
+    """1 when the request (not the call's arguments) asks for the largest values, -1 for the smallest, else 0; with
+    the word for what is ranked, when it says it. Asked for both, what is said first (in the order given) wins."""
     said = '\n'.join(contents)
     largest, smallest = _LARGEST.search(said), _SMALLEST.search(said)
-    if largest is None or smallest is None:
-        return 1 if largest is not None else -1 if smallest is not None else 0
-    return 1 if largest.start() < smallest.start() else -1
+    if largest is None and smallest is None:
+        return 0, ''
+    if smallest is None or (largest is not None and largest.start() < smallest.start()):
+        assert largest is not None
+        return 1, _measure_word(said, largest.start())
+    return -1, _measure_word(said, smallest.start())
+
+
+_CUE_WORDS = re.compile(r'[A-Za-z][\w-]*')
+MEASURE_REACH = 6
+"""Words read from a cue for the word naming what it ranks."""
+
+
+def _measure_word(said: str, start: int) -> str:
+    """The first word from `start` (a cue's) that is neither glue nor a cue itself: "the most *memory*", "largest
+    *size*", "where does the *time* go"."""
+    for found in itertools.islice(_CUE_WORDS.finditer(said, start), MEASURE_REACH):
+        word = found.group().lower()
+        if word in _MEASURE_WORDS:
+            return word
+        if word in STOPWORDS or _LARGEST.fullmatch(word) or _SMALLEST.fullmatch(word) or word in _CUE_GLUE:
+            continue
+        return word if len(word) >= 3 else ''
+    return ''
+
+
+_CUE_GLUE = frozenset(
+    (
+        *('the', 'most', 'does', 'did', 'do', 'where', 'what', 'which', 'top', 'called', 'used', 'uses', 'use'),
+        *('using', 'are', 'is', 'was', 'were', 'take', 'takes', 'taking', 'up', 'eat', 'eats', 'eating', 'all'),
+        *('actually', 'really', 'bulk', 'part', 'share', 'chunk', 'portion', 'amount'),
+    )
+)
+_MEASURE_WORDS = frozenset(('time', 'memory', 'space', 'size', 'disk', 'cpu'))
+"""Words naming a measure that the request vocabulary would otherwise pass over."""
 
 
 _VERSION_AFTER_NAME = r'[ _-]?v?(\d{1,4}(?:\.\d{1,4}){1,3})\b'

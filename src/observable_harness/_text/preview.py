@@ -456,7 +456,12 @@ def select_preview(
         picks.extend(
             (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
             for pick in extreme_rows(
-                view, shape, [*head, *sample, *tail], intent.extreme, tuple(term.key for term in intent.terms)
+                view,
+                shape,
+                [*head, *sample, *tail],
+                intent.extreme,
+                tuple(term.key for term in intent.terms),
+                intent.measure,
             )
         )
     # Asked about warnings, a build's compiler warnings are the answer, unless the request's own words found them.

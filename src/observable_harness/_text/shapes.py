@@ -3402,7 +3402,7 @@ def _measured_field(lines: list[str]) -> int | None:
 
 
 def extreme_rows(
-    view: TextView, shape: Shape, sample: list[Span], direction: int, subjects: tuple[str, ...] = ()
+    view: TextView, shape: Shape, sample: list[Span], direction: int, subjects: tuple[str, ...] = (), measure: str = ''
 ) -> list[Pick]:
     """The rows with the largest (`direction` 1) or smallest (-1) numbers in the field most rows measure.
 
@@ -3410,26 +3410,29 @@ def extreme_rows(
     unsorted listing), the field at one place from the start or the end that holds a number on most sampled
     lines. Texts up to `LARGEST_SCAN_CHARS` are ranked whole; a larger one only in the lines sampled. The first
     of `subjects` (the request's terms, lowercased, weightiest first) held by a group of rows short of most of
-    them ("which click modules are least covered") limits the ranking to that group.
+    them ("which click modules are least covered") limits the ranking to that group. `measure`, the request's word for
+    what is ranked ("the most *memory*"), names a table's column or a record's member before the terms do.
     """
     history = shape.kind is ShapeKind.history and shape.variant == 'git'
     members = shape.kind is ShapeKind.json and shape.variant == 'indented'
-    if not direction or (shape.kind in _UNRANKED and not (history or members)) or (shape.sorted_rows and direction > 0):
-        return []  # a table sorted from its largest down keeps its top rows already
+    if not direction or (shape.kind in _UNRANKED and not (history or members)):
+        return []
+    table = shape.kind is ShapeKind.table and shape.header is not None
+    if shape.sorted_rows and direction > 0 and not table:
+        return []  # sorted from its largest down, its top rows are kept already
     if history:
         return _history_extremes(view, direction, subjects)
     if members:
         # Indented JSON (`json.tool`, `jq .`): the objects whose member the request names ("the most horsepower")
         # holds the largest (or smallest) number, each with the object's first member, which names it.
         lines = [view.content(span) for span in sample]
-        return _keyed_extremes(view, lines, direction, subjects, named_only=True)
+        return _keyed_extremes(view, lines, direction, (measure, *subjects) if measure else subjects, named_only=True)
     if shape.kind is ShapeKind.log:
         # Results one after another, each in a box (a script of queries): each sorted as its query asked, its first
         # row is the extreme asked for, as no ranking of numbers across tables of other things can tell.
         boxed = [pick for pick in _boxed_tables(view) if len(pick.spans) == 2]
         if boxed:
             return [Pick(EXTREME_PRIORITY - rank * 0.01, pick.spans, 'extreme') for rank, pick in enumerate(boxed)]
-    table = shape.kind is ShapeKind.table and shape.header is not None
     floor = shape.header[1] + 1 if table and shape.header is not None else 0
     lines = [view.content(span) for span in sample if span[0] >= floor]
     if view.total <= LARGEST_SCAN_CHARS:
@@ -3442,13 +3445,19 @@ def extreme_rows(
     if table:
         # A table measuring several things (self and cumulative time, statements and misses): the rows with the
         # largest values of each of its first two measures, the asked-for extreme being one or the other.
-        columns = _numeric_columns([_fields(line, shape.delimiter) for line in lines if line.strip()])[:2]
-        if not columns:
+        numeric = _numeric_columns([_fields(line, shape.delimiter) for line in lines if line.strip()])
+        if not numeric:
             return []
         assert shape.header is not None
         names = _fields(view.content(shape.header), shape.delimiter)
-        named = [column for column in columns if column < len(names) and _names_column(names[column], subjects)]
-        columns = named or columns  # the measure the request names ("the least covered": `cov%`), else both
+        naming = (measure, *subjects) if measure else subjects
+        ranks = {column: _naming(names[column], naming) for column in numeric if column < len(names)}
+        named = sorted((column for column, rank in ranks.items() if rank is not None), key=lambda c: ranks[c] or 0)
+        # The measures the request names ("the least covered": `cov%`; "the most memory": `RSS`), the weightiest term's
+        # first, else the first two.
+        columns = named[:2] or numeric[:2]
+        if shape.sorted_rows and direction > 0 and (not named or named[0] == shape.numeric_column):
+            return []  # sorted from its largest down by what was asked, its top rows are kept already
         per_column = EXTREME_ROWS // len(columns)
         picks: list[Pick] = []
         taken: set[int] = set()
@@ -3461,7 +3470,8 @@ def extreme_rows(
             ranked = _ranked(values, starts, direction, within, per_column)
             fresh = [start for start in ranked if start not in taken][:per_column]
             taken.update(fresh)
-            picks += _extreme_picks(view, fresh, order * per_column)
+            # Each with the header, which says what its numbers are (no other line of a table does).
+            picks += _extreme_picks(view, fresh, order * per_column, lambda _, __: shape.header)
         return picks
     if shape.kind is ShapeKind.listing and shape.variant == 'tree':
         return _tree_extremes(view, rows, starts, direction)
@@ -3629,11 +3639,24 @@ _MEASURED_NODE = re.compile(r'[ \t│|`]*(?:├── |└── |\|-- |`-- |├
 """A tree's node that opens with a number, after the lines drawn before it: the number, where its column is."""
 
 
-def _names_column(name: str, subjects: tuple[str, ...]) -> bool:
-    """Whether a request's term names a column: the column's letters begin the term (`cov%` for "covered",
-    `Miss` for "missing", `cumulative` for "cumulative")."""
+def _naming(name: str, subjects: tuple[str, ...]) -> int | None:
+    """The index of the first of a request's terms that names a column: the column's letters begin the term (`cov%`
+    for "covered", `Miss` for "missing", `cumulative` for "cumulative"), or the column is one of the usual measures
+    of what the term names (`RSS` for "memory", `total_ms` for "time"); None when none does."""
     letters = ''.join(char for char in name.lower() if char.isalpha())
-    return len(letters) >= 3 and any(key.startswith(letters) for key in subjects)
+    for index, key in enumerate(subjects):
+        if len(letters) >= 3 and key.startswith(letters):
+            return index
+        if letters in _MEASURED_BY.get(key, ()) or (key == 'time' and _TIME_KEY.search(name)):
+            return index
+    return None
+
+
+_MEASURED_BY = {
+    'memory': ('rss', 'res', 'rsz', 'mem', 'vsz', 'virt', 'heap', 'maxrss'),
+    'ram': ('rss', 'res', 'rsz', 'mem'),
+}
+"""The columns a measure is usually written as, by the request's word for it (`ps`, `top`, `docker stats`)."""
 
 
 SUBJECT_SHARE = 0.6
