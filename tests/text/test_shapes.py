@@ -1807,15 +1807,25 @@ def test_a_test_unit_run_shows_each_failure_with_where_it_failed() -> None:
     assert any(line.startswith('606 tests, 1466 assertions, 3 failures') for line in shown)
 
 
-def test_a_pytest_run_whose_summary_names_no_failed_test_shows_the_failure_blocks_titles() -> None:
-    # click's tests with `-q -rs` (real), a message's placeholder renamed: four tests fail, and the short summary lists
-    # only the skipped ones. The titles of the failure blocks are what name the failed tests, each with its error.
-    run = _capture('test_runs', 'pytest_q_click_number_type_renamed.txt.gz')
+def test_a_pytest_run_whose_summary_names_no_failed_test_shows_its_failure_blocks_titles() -> None:
+    # click's tests with `-q -rs --durations=20` (real), a message's placeholder renamed: four tests fail, and the
+    # short summary lists only the skipped ones. The titles of the failure blocks are what name the failed tests, each
+    # with its error.
+    run = _capture('test_runs', 'pytest_q_durations_click_number_type_renamed.txt.gz')
     shown = select_preview(run, 1_000).text.splitlines()
     title = next(line for line in shown if 'test_formatting_usage_error_metavar_bad_arg' in line)
     assert title.startswith('____') and title.endswith('____')
     assert shown[shown.index(title) + 2] == 'E       AssertionError: assert 1 == 2'
     assert sum(1 for line in shown if line.startswith('____')) >= 2
+    # Asked for the slowest test as well, the durations report's banner and its first rows come too.
+    intent = Intent.gather(
+        args={'command': 'python -m pytest -q -rs --durations=20 tests/'},
+        prompt='Which tests fail, and which test is the slowest?',
+    )
+    asked = select_preview(run, 1_000, intent=intent).text.splitlines()
+    banner = asked.index('============================= slowest 20 durations =============================')
+    assert asked[banner + 1].startswith('0.49s call     tests/test_termui.py::test_get_pager_file_missing_pager')
+    assert any(line.startswith('____') and 'test_formatting_usage_error_metavar_bad_arg' in line for line in asked)
 
 
 def test_a_failure_blocks_title_comes_with_the_last_exception_of_a_chain() -> None:

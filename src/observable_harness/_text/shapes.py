@@ -3415,13 +3415,17 @@ def extreme_rows(
     """
     history = shape.kind is ShapeKind.history and shape.variant == 'git'
     members = shape.kind is ShapeKind.json and shape.variant == 'indented'
-    if not direction or (shape.kind in _UNRANKED and not (history or members)):
+    if not direction or (shape.kind in _UNRANKED and not (history or members or shape.kind is ShapeKind.test_run)):
         return []
     table = shape.kind is ShapeKind.table and shape.header is not None
     if shape.sorted_rows and direction > 0 and not table:
         return []  # sorted from its largest down, its top rows are kept already
     if history:
         return _history_extremes(view, direction, subjects)
+    if shape.kind is ShapeKind.test_run:
+        # "Which test is the slowest": pytest's `--durations` report, its slowest first, is the answer.
+        slowest = _durations(view, [])[: 1 + SLOWEST_TESTS] if direction > 0 else []
+        return [Pick(EXTREME_PRIORITY, tuple(slowest), 'extreme')] if slowest else []
     if members:
         # Indented JSON (`json.tool`, `jq .`): the objects whose member the request names ("the most horsepower")
         # holds the largest (or smallest) number, each with the object's first member, which names it.
@@ -4171,13 +4175,17 @@ def _panics(view: TextView) -> list[Pick]:
     return picks
 
 
+SLOWEST_TESTS = 2
+"""Rows of pytest's `--durations` report shown under its banner when the request asks for the slowest tests: the
+answer, leaving the room to the failures a run may report too."""
 _DURATIONS = re.compile(r'=+ slowest (?:\d+ )?durations =+$')
 DURATION_ROWS = 5
 """The slowest tests of pytest's `--durations` report shown under its banner, wherever the report puts it."""
 
 
 def _durations(view: TextView, tail: list[Span]) -> list[Span]:
-    """pytest's `slowest N durations` banner and its first rows (the slowest), when the tail does not hold them."""
+    """pytest's `slowest N durations` banner and its first rows (the slowest), when the tail does not hold them
+    (`tail` empty: wherever it is)."""
     text = view.text
     # Found by its word first (a search at C speed; the banner's pattern would be tried at every `=`).
     position = text.find(' slowest ', max(0, view.total - SUMMARY_REACH))
