@@ -104,6 +104,10 @@ def test_pip_log_error_and_progress(real_outputs: dict[str, RealOutput]) -> None
         ('   ━━━━━━━━━━━━━━━━━━━━━ 18.9/18.9 MB 40.1 MB/s eta 0:00:00', LineClass.progress),
         ('[15/18] Compiling C object libjson-c.so.5.5.0.p/json_object.c.o', LineClass.progress),  # ninja
         ('[ 45%] Building C object src/CMakeFiles/zlib.dir/deflate.c.o', LineClass.progress),  # CMake's make
+        ('       Fresh memchr v2.5.0', LineClass.progress),  # cargo -v
+        ('     Running `rustc --crate-name console --edition=2018 src/lib.rs`', LineClass.progress),
+        ('  libjli.so => not found', LineClass.error),  # ldd
+        ('key not found in cache, fetching', LineClass.normal),
         ('[15/18] is the ratio asked about', LineClass.normal),
         ('/usr/lib/python3/urllib/error.py', LineClass.normal),
         ('hello world', LineClass.normal),

@@ -1894,6 +1894,17 @@ def test_a_table_sorted_by_one_measure_shows_the_extremes_of_the_measure_asked_a
     assert rows[150] in shown
 
 
+def test_a_rust_warning_in_the_middle_of_a_verbose_cargo_build_is_shown() -> None:
+    # `cargo build -v` of a small binary (real) over console 0.15.2 with a deprecated method put in: 123 lines of
+    # `Compiling` and `Running` (each rustc command line up to a thousand characters); console's warnings come out in
+    # the middle, as the crates that depend on it go on building.
+    log = _capture('logs', 'cargo_build_v_console_deprecated.txt.gz')
+    warning = line_with(log, 'warning: use of deprecated method')
+    assert log.splitlines().index(warning) < len(log.splitlines()) - 30
+    shown = select_preview(log, 1_000).text.splitlines()
+    assert warning in shown
+
+
 def test_a_tap_run_shows_the_test_that_failed_not_the_ones_expected_to() -> None:
     # `prove -v -l t/` of URI (real): one test file fails on a missing module; several others hold tests marked
     # `# TODO`, which TAP reports as `not ok` and counts as expected.

@@ -203,6 +203,9 @@ _PROGRESS_PREFIXES = (
     'removing ',
     'Compiling ',
     'Checking ',
+    'Fresh ',  # cargo -v: a crate built before, unchanged
+    'Dirty ',  # cargo -v: a crate rebuilt, and why
+    'Running `',  # cargo -v: the compiler command line of a crate
     'Fetched ',
     'Get:',
     'Hit:',

@@ -117,6 +117,7 @@ MIDDLE_MARKERS = (
     ': *** ',  # make stopping or skipping a target: `make: *** No rule to make target`, `make[1]: *** [x] Error 1`
     ': warning: ',  # a compiler's warning: `../json_object.c:760:24: warning: leak of 'k' [CWE-401]`
     'WARNING',  # a log level: `WARNING License classifiers are deprecated.`, Maven's `[WARNING]`
+    '\nwarning: ',  # rustc's, opening its line: `warning: use of deprecated method ...` (not setuptools' indented ones)
 )
 """Literal markers a log's middle is searched for (C-speed); a hit's line is then classified like any other."""
 GAP_FILL = 3
@@ -1386,12 +1387,14 @@ def _middle_hits(
         # with no capitals), where scanning for the marker costs ~0.3 ms per 512 KB.
         if listed is None and not all(_holds(text, char, present) for char in marker):
             continue
+        # A marker opening with a line break finds the line it opens.
+        lead = 1 if marker.startswith('\n') else 0
         if listed is not None:
-            lines = view.lines_holding(marker, begin, end, [begin + place for place in listed])
-        elif window is not None:
-            lines = _lines_in(view, window, marker, begin)
+            lines = view.lines_holding(marker, begin, end, [begin + place + lead for place in listed])
         else:
-            lines = view.lines_holding(marker, begin, end)
+            lines = _lines_in(
+                view, text if window is None else window, marker, 0 if window is None else begin, begin, end
+            )
         room = MAX_MIDDLE_HITS - len(found)
         if spread:
             holding = list(islice(lines, MIDDLE_SPREAD))
@@ -1484,14 +1487,18 @@ def _ascii_window(text: str, begin: int, end: int) -> str:
     return ''.join(pieces)
 
 
-def _lines_in(view: TextView, window: str, literal: str, offset: int) -> Iterator[Span]:
-    """`view.lines_holding` searching `window`, the ASCII stand-in for the text from `offset` on."""
-    find = window.find
-    place = find(literal)
+def _lines_in(view: TextView, haystack: str, literal: str, offset: int, begin: int, end: int) -> Iterator[Span]:
+    """The lines holding `literal` within `[begin, end)` of the view's text, in order, once, found by searching
+    `haystack`: the text itself (`offset` 0) or the ASCII stand-in for it from `offset` on. A literal opening with a
+    line break finds the line it opens."""
+    find = haystack.find
+    lead = 1 if literal.startswith('\n') else 0
+    stop = end - offset
+    place = find(literal, begin - offset, stop)
     while place != -1:
-        span = view.line_at(offset + place)
+        span = view.line_at(offset + place + lead)
         yield span
-        place = find(literal, span[1] + 1 - offset)
+        place = find(literal, span[1] - offset, stop) if lead else find(literal, span[1] + 1 - offset, stop)
 
 
 def _literals(markers: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
