@@ -1818,6 +1818,7 @@ def digest(
             *_block_titles(view),
             *_embedded_tables(view, head, tail),
             *_boxed_tables(view),
+            *_schema_digest(view, head),
         ]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
@@ -4181,6 +4182,64 @@ answer, leaving the room to the failures a run may report too."""
 _DURATIONS = re.compile(r'=+ slowest (?:\d+ )?durations =+$')
 DURATION_ROWS = 5
 """The slowest tests of pytest's `--durations` report shown under its banner, wherever the report puts it."""
+
+
+_CREATE_TABLE = re.compile(r'CREATE TABLE (?:IF NOT EXISTS )?((?:[\w.]|["`\[\]])+)', re.IGNORECASE)
+SCHEMA_TABLES = 6
+"""Tables of a SQL dump whose definitions, keys and first rows its digest shows."""
+SCHEMA_REACH = 8 * 1024
+"""Characters after a `CREATE TABLE` searched for the foreign keys it declares."""
+SCHEMA_PRIORITY = 436.0
+_KEY_WORDS = ('FOREIGN KEY', 'foreign key', 'REFERENCES', 'references')
+"""How a table's definition declares a key to another table, in either case."""
+
+
+def _schema_digest(view: TextView, head: list[Span]) -> list[Pick]:
+    """A SQL dump (`sqlite3 .dump`, `pg_dump`, `mysqldump`, a migration's echo): for each of its first tables the
+    `CREATE TABLE` line, the foreign keys it declares (how the tables hang together) and the first row inserted into
+    it (how its values are stored). Found by literal searches from each `CREATE TABLE`: nothing reads the rows."""
+    text = view.text
+    if not any(view.content(span).lstrip().upper().startswith(('CREATE TABLE', 'INSERT INTO')) for span in head):
+        return []
+    picks: list[Pick] = []
+    position = text.find('CREATE TABLE')
+    tables = 0
+    while position != -1 and tables < SCHEMA_TABLES:
+        found = _CREATE_TABLE.match(text, position)
+        next_table = text.find('CREATE TABLE', position + 1)
+        if found is not None:
+            name = found.group(1).strip('[]"`').rsplit('.', 1)[-1].strip('[]"`')
+            rank = tables * 0.1
+            picks.append(Pick(SCHEMA_PRIORITY - rank, (view.line_at(position),), 'schema'))
+            stop = min(position + SCHEMA_REACH, next_table if next_table != -1 else view.total)
+            key = _declared_key(view, position, stop)
+            if key is not None:
+                picks.append(Pick(SCHEMA_PRIORITY - 1 - rank, (key,), 'schema'))
+            for quoted in (name, f'[{name}]', f'"{name}"', f'`{name}`'):
+                row = text.find(f'INSERT INTO {quoted} ', position)
+                if row == -1:
+                    row = text.find(f'INSERT INTO {quoted}(', position)
+                if row != -1:
+                    picks.append(Pick(SCHEMA_PRIORITY - 2 - rank, (view.line_at(row),), 'schema'))
+                    break
+            tables += 1
+        position = next_table
+    return picks
+
+
+def _declared_key(view: TextView, start: int, stop: int) -> Span | None:
+    """The first line of `[start, stop)` declaring a key to another table, outside a `--` comment."""
+    text = view.text
+    found: list[Span] = []
+    for word in _KEY_WORDS:
+        at = text.find(word, start, stop)
+        while at != -1:
+            span = view.line_at(at)
+            if '--' not in text[span[0] : at]:
+                found.append(span)
+                break
+            at = text.find(word, span[1], stop)
+    return min(found, default=None)
 
 
 def _durations(view: TextView, tail: list[Span]) -> list[Span]:
