@@ -107,6 +107,9 @@ def test_pip_log_error_and_progress(real_outputs: dict[str, RealOutput]) -> None
         ('       Fresh memchr v2.5.0', LineClass.progress),  # cargo -v
         ('     Running `rustc --crate-name console --edition=2018 src/lib.rs`', LineClass.progress),
         ('  libjli.so => not found', LineClass.error),  # ldd
+        ('Found 199 dependency issues.', LineClass.summary),  # deptry
+        ('Found 3 known vulnerabilities in 2 packages', LineClass.summary),  # pip-audit
+        ('Found 7 files in the cache', LineClass.normal),
         ('key not found in cache, fetching', LineClass.normal),
         ('[15/18] is the ratio asked about', LineClass.normal),
         ('/usr/lib/python3/urllib/error.py', LineClass.normal),
