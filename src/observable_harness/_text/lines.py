@@ -110,7 +110,8 @@ _SUMMARY = re.compile(
     r'|(?:PASS|FAIL)\s*$'
     r'|(?:ok|FAIL)\s+\S+\s+\(?[\d.]+s\)?\s*$'
     r'|\s*(?:Successfully (?:installed|built|uninstalled)|Installed \d+ packages?|BUILD (?:SUCCESSFUL|FAILED)'
-    r'|[Bb]uild (?:succeeded|failed|finished)|Tests?:\s+\d|Test Suites?:|test result:|Summary:|Found \d+ (?:[\w-]+ ){0,2}(?:errors?|issues?|problems?|vulnerabilit(?:y|ies)|findings?)\b'
+    r'|[Bb]uild (?:succeeded|failed|finished)|Tests?:\s+\d|Test Suites?:|test result:|Summary:'
+    r'|Found \d+ (?:[\w-]+ ){0,2}(?:errors?|issues?|problems?|vulnerabilit(?:y|ies)|findings?)\b'
     r'|Test Files {2,}\d+ (?:failed|passed)|Tests {2,}\d+ (?:failed|passed)'  # vitest: ` Test Files  13 failed | ...`
     r'|Success: no issues found|Your code has been rated at'
     r'|Finished (?:`|\w+ \[)|\d+ (?:errors?|warnings?)(?: and \d+ warnings?)? generated'
