@@ -788,10 +788,11 @@ def _class_picks(
                 elif logged_traceback(content) >= 0:
                     classes[span] = LineClass.stack  # a traceback that began before the lines read at the end
     alarms: list[tuple[float, list[_Line], str]] = []
-    if shape.kind in ALARMED_SHAPES:
+    if shape.kind in ALARMED_SHAPES and view.text.isascii():
         # Data (a listing, a dump of keys, records) is not classified, but a few failures read as nothing else: a
         # library the loader cannot find among those it resolved, a traceback, a crash. The first of each distinct
-        # line, under the entry it belongs to (the binary `ldd` lists the library under).
+        # line, under the entry it belongs to (the binary `ldd` lists the library under). Not in data outside ASCII
+        # (a tree drawn with box characters on every line), which would be converted whole to be searched.
         seen: set[str] = set()
         for span in _middle_hits(view, 0, view.end, utf8, spread=False, markers=DATA_ALARMS):
             content = view.content(span)
@@ -1372,17 +1373,27 @@ def _middle_hits(
     # One pass of a multi-literal engine finds every marker at once; without one (or with markers on most
     # lines, where the engine would report each), one search per marker, each stopping at the lines it needs.
     window = None
+    held: list[bool] | None = None
     if scanned:
         assert utf8 is not None
         places = literal_places_utf8(memoryview(utf8)[begin:end], _literals(markers), cap_each=MIDDLE_PLACES)
-    else:
+    elif text.isascii():
         window = _ascii_window(text, begin, end)
         places = literal_places(window, _literals(markers), cap_each=MIDDLE_PLACES)
+    else:
+        # Outside ASCII the stand-in is searched marker by marker, each search stopping at the lines it needs (a test
+        # run's output holds its markers on most lines, where the engine would report every place), once one scan
+        # has said which markers it holds at all (each absent one would cost a search of all of it).
+        window = _ascii_window(text, begin, end)
+        places = None
+        held = literal_presence(window, _literals(markers))
     present: dict[str, bool] = {}
     for index, marker in enumerate(markers):
         if len(found) >= MAX_MIDDLE_HITS:
             break
         listed = places[index] if places is not None else None
+        if held is not None and not held[index]:
+            continue
         # Searching, a character missing from the whole text rules a marker out at memchr speed (`E` in a log
         # with no capitals), where scanning for the marker costs ~0.3 ms per 512 KB.
         if listed is None and not all(_holds(text, char, present) for char in marker):
