@@ -4189,6 +4189,8 @@ SCHEMA_TABLES = 6
 """Tables of a SQL dump whose definitions, keys and first rows its digest shows."""
 SCHEMA_REACH = 8 * 1024
 """Characters after a `CREATE TABLE` searched for the foreign keys it declares."""
+SCHEMA_ROWS_REACH = 64 * 1024
+"""Characters after the last table's definition searched for its first row."""
 SCHEMA_PRIORITY = 436.0
 _KEY_WORDS = ('FOREIGN KEY', 'foreign key', 'REFERENCES', 'references')
 """How a table's definition declares a key to another table, in either case."""
@@ -4215,13 +4217,11 @@ def _schema_digest(view: TextView, head: list[Span]) -> list[Pick]:
             key = _declared_key(view, position, stop)
             if key is not None:
                 picks.append(Pick(SCHEMA_PRIORITY - 1 - rank, (key,), 'schema'))
-            for quoted in (name, f'[{name}]', f'"{name}"', f'`{name}`'):
-                row = text.find(f'INSERT INTO {quoted} ', position)
-                if row == -1:
-                    row = text.find(f'INSERT INTO {quoted}(', position)
-                if row != -1:
-                    picks.append(Pick(SCHEMA_PRIORITY - 2 - rank, (view.line_at(row),), 'schema'))
-                    break
+            # Its rows follow it, before the next table's definition (a dump of the schema alone has none).
+            inserted = re.compile(f'INSERT INTO [\\["`]?{re.escape(name)}[\\]"`]?[ (]')
+            row = inserted.search(text, position, next_table if next_table != -1 else position + SCHEMA_ROWS_REACH)
+            if row is not None:
+                picks.append(Pick(SCHEMA_PRIORITY - 2 - rank, (view.line_at(row.start()),), 'schema'))
             tables += 1
         position = next_table
     return picks
