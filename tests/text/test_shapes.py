@@ -1918,6 +1918,21 @@ def test_a_sql_dump_shows_each_tables_definition_keys_and_first_row() -> None:
     assert not any(line.lstrip().startswith('file_id integer,') for line in shown)
 
 
+def test_a_logs_one_line_at_error_level_ranks_with_the_best_lines_a_request_names() -> None:
+    # `mkdocs build -v` of a small site over click's modules with mkdocstrings (real, offline): 243 debug and info
+    # lines, and one at error level in the middle, the Python inventory that could not be fetched, which is why the
+    # links to Python's docs are plain text. The request names the pages, which debug lines name too.
+    log = _capture('logs', 'mkdocs_build_v_inventory_offline.txt.gz')
+    intent = Intent.gather(
+        args={'command': 'mkdocs build -v'},
+        text="I'll build the docs verbosely to see how the click.types and click.utils pages render.",
+        prompt='Our mkdocs site for the click API notes builds, but the links to the Python docs in the click.types '
+        'page are plain text. Why?',
+    )
+    shown = select_preview(log, 600, intent=intent).text.splitlines()
+    assert any(line.startswith("ERROR   -  mkdocstrings: Couldn't load inventory") for line in shown)
+
+
 def test_a_tap_run_shows_the_test_that_failed_not_the_ones_expected_to() -> None:
     # `prove -v -l t/` of URI (real): one test file fails on a missing module; several others hold tests marked
     # `# TODO`, which TAP reports as `not ok` and counts as expected.

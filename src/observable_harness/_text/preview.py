@@ -676,6 +676,13 @@ def _verdict_subject(view: TextView, span: Span, limit: int) -> list[_Line]:
     return []
 
 
+LONE_ERRORS = 2
+"""Lines a log writes at error level, at most, for its first to rank with the best lines a request names."""
+LONE_ERROR_PRIORITY = 899.99
+_ERROR_LEVEL = re.compile(r'[^\n]{0,40}?\b(?:ERROR|CRITICAL|FATAL)\b')
+"""A line logged at error level: the level word within its first forty characters."""
+
+
 DATA_ALARMS = ('=> not found', TRACEBACK_HEADER, 'Segmentation fault')
 """Literals a listing, a dump of keys or a list of records is searched for: lines that report a failure whatever
 data they sit among (`libjli.so => not found` in `ldd`'s list of the libraries it resolved)."""
@@ -834,6 +841,13 @@ def _class_picks(
         if shape.kind is ShapeKind.log and _COMPILER_ERROR.match(view.content(errors[0])):
             # A build's first compiler error is why it failed, whatever else the request names.
             out.append((FIRST_COMPILER_ERROR_PRIORITY, [first], 'first error'))
+        if shape.kind is ShapeKind.log:
+            # A log's one or two lines logged at error level among its thousands (an inventory that could not be
+            # fetched, before the pile of warnings that follow from it) are what went wrong: beside the best of what
+            # the request names.
+            leveled = [span for span in errors if _ERROR_LEVEL.match(view.content(span))]
+            if 0 < len(leveled) <= LONE_ERRORS:
+                out.append((LONE_ERROR_PRIORITY, [_Line(leveled[0], limit, role='error')], 'first error'))
         if frames:
             out.extend(_other_crashes(view, errors, limit))
     tracebacks = sorted(span for span in classes if logged_traceback(view.content(span)) >= 0)
