@@ -1933,6 +1933,16 @@ def test_a_logs_one_line_at_error_level_ranks_with_the_best_lines_a_request_name
     assert any(line.startswith("ERROR   -  mkdocstrings: Couldn't load inventory") for line in shown)
 
 
+def test_a_report_of_blocks_each_closed_by_its_total_shows_the_largest_blocks() -> None:
+    # `size -A -d /usr/lib/x86_64-linux-gnu/libc*.so.*` (real): 38 libraries, each a title, its sections and a closing
+    # `Total`. The block with the largest total is shown by its title, its largest section and that total.
+    report = _capture('tables', 'size_A_libc_star.txt.gz')
+    shown = select_preview(report, 1_000).text.splitlines()
+    title = shown.index('/usr/lib/x86_64-linux-gnu/libclang-cpp.so.14  :')
+    text_row = next(i for i, line in enumerate(shown) if line.startswith('.text                    37528144'))
+    assert title < text_row < shown.index('Total                    58875214')
+
+
 def test_a_tap_run_shows_the_test_that_failed_not_the_ones_expected_to() -> None:
     # `prove -v -l t/` of URI (real): one test file fails on a missing module; several others hold tests marked
     # `# TODO`, which TAP reports as `not ok` and counts as expected.

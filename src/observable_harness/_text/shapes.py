@@ -1947,7 +1947,7 @@ def _block_totals(view: TextView) -> list[Pick]:
         by_key.setdefault(found.group(1), []).append((float(found.group(2).replace(',', '')), found.start()))
     blocks = max(by_key.values(), key=len) if by_key else []
     if len(blocks) < 3:
-        return []
+        return _closing_totals(view)
     ordered = sorted(value for value, _ in blocks)
     if ordered[-1] <= 0 or ordered[-1] < 2 * ordered[len(ordered) // 2]:
         return []  # totals alike: no block stands out
@@ -1964,6 +1964,56 @@ def _block_totals(view: TextView) -> list[Pick]:
         rows = _block_top_rows(view, total, following)
         picks.append(Pick(HEADER_PRIORITY - 1.5 - rank * 0.01, (total, *labels, *rows), 'rare'))
     return picks
+
+
+_CLOSING_TOTAL = re.compile(r'\n(?:Total|TOTAL|total)[ \t]+(\d[\d,]*)[ \t]*(?=\n)')
+"""A block's total closing it: `size -A`'s `Total   2548882` under each file's sections."""
+
+
+def _closing_totals(view: TextView) -> list[Pick]:
+    """In a report of repeated blocks each closing with its total (`size -A` over many files), the blocks with the
+    largest totals: the block's first line (what it is of), its row with the largest number and its total."""
+    text, end = view.text, view.end
+    found = [(float(hit.group(1).replace(',', '')), hit.start() + 1) for hit in _CLOSING_TOTAL.finditer(text, 0, end)]
+    if len(found) < 3:
+        return []
+    ordered = sorted(value for value, _ in found)
+    if ordered[-1] <= 0 or ordered[-1] < 2 * ordered[len(ordered) // 2]:
+        return []  # totals alike: no block stands out
+    opening = {place: previous for (_, previous), (_, place) in pairwise([(0.0, -1), *found])}
+    picks: list[Pick] = []
+    for rank, (_, place) in enumerate(sorted(found, key=lambda block: (-block[0], block[1]))[:BLOCK_TOTALS]):
+        total = view.line_at(place)
+        previous = opening[place]
+        start = view.line_at(previous)[1] + 1 if previous >= 0 else 0
+        title = next((line for line in _lines(view, start, place) if view.content(line).strip()), None)
+        largest = _largest_row(view, title, place)
+        spans = [span for span in (title, largest) if span is not None]
+        picks.append(Pick(HEADER_PRIORITY - 1.5 - rank * 0.01, (*dict.fromkeys(spans), total), 'rare'))
+    return picks
+
+
+def _lines(view: TextView, start: int, stop: int) -> Iterator[Span]:
+    """The lines from the one at `start` up to `stop`, at most `BLOCK_READ_LINES`."""
+    line: Span | None = view.line_at(start)
+    for _ in range(BLOCK_READ_LINES):
+        if line is None or line[0] >= stop:
+            return
+        yield line
+        line = view.next_line(line)
+
+
+def _largest_row(view: TextView, title: Span | None, stop: int) -> Span | None:
+    """Of a block's rows after its title, the one whose first number (after its name) is the largest."""
+    if title is None:
+        return None
+    best: tuple[float, Span] | None = None
+    for line in _lines(view, title[1] + 1, stop):
+        fields = view.content(line).split()
+        value = _measure(fields[1]) if len(fields) >= 2 else None
+        if value is not None and (best is None or value > best[0]):
+            best = (value, line)
+    return best[1] if best is not None else None
 
 
 def _block_top_rows(view: TextView, total: Span, stop: int) -> list[Span]:
