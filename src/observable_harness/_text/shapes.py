@@ -1948,9 +1948,8 @@ def _block_totals(view: TextView) -> list[Pick]:
     blocks = max(by_key.values(), key=len) if by_key else []
     if len(blocks) < 3:
         return _closing_totals(view)
-    ordered = sorted(value for value, _ in blocks)
-    if ordered[-1] <= 0 or ordered[-1] < 2 * ordered[len(ordered) // 2]:
-        return []  # totals alike: no block stands out
+    if not _one_stands_out([value for value, _ in blocks]):
+        return []
     starts = sorted(place for _, place in blocks)
     picks: list[Pick] = []
     for rank, (_, place) in enumerate(sorted(blocks, key=lambda block: (-block[0], block[1]))[:BLOCK_TOTALS]):
@@ -1970,6 +1969,13 @@ _CLOSING_TOTAL = re.compile(r'\n(?:Total|TOTAL|total)[ \t]+(\d[\d,]*)[ \t]*(?=\n
 """A block's total closing it: `size -A`'s `Total   2548882` under each file's sections."""
 
 
+def _one_stands_out(totals: list[float]) -> bool:
+    """Whether the largest of blocks' totals is at least twice their median: else the totals are alike, and no block
+    stands out to be shown."""
+    ordered = sorted(totals)
+    return ordered[-1] > 0 and ordered[-1] >= 2 * ordered[len(ordered) // 2]
+
+
 def _closing_totals(view: TextView) -> list[Pick]:
     """In a report of repeated blocks each closing with its total (`size -A` over many files), the blocks with the
     largest totals: the block's first line (what it is of), its row with the largest number and its total."""
@@ -1977,9 +1983,8 @@ def _closing_totals(view: TextView) -> list[Pick]:
     found = [(float(hit.group(1).replace(',', '')), hit.start() + 1) for hit in _CLOSING_TOTAL.finditer(text, 0, end)]
     if len(found) < 3:
         return []
-    ordered = sorted(value for value, _ in found)
-    if ordered[-1] <= 0 or ordered[-1] < 2 * ordered[len(ordered) // 2]:
-        return []  # totals alike: no block stands out
+    if not _one_stands_out([value for value, _ in found]):
+        return []
     opening = {place: previous for (_, previous), (_, place) in pairwise([(0.0, -1), *found])}
     picks: list[Pick] = []
     for rank, (_, place) in enumerate(sorted(found, key=lambda block: (-block[0], block[1]))[:BLOCK_TOTALS]):
@@ -1995,12 +2000,9 @@ def _closing_totals(view: TextView) -> list[Pick]:
 
 def _lines(view: TextView, start: int, stop: int) -> Iterator[Span]:
     """The lines from the one at `start` up to `stop`, at most `BLOCK_READ_LINES`."""
-    line: Span | None = view.line_at(start)
-    for _ in range(BLOCK_READ_LINES):
-        if line is None or line[0] >= stop:
-            return
-        yield line
-        line = view.next_line(line)
+    first = view.line_at(start)
+    lines = itertools.chain((first,), view.forward(first, BLOCK_READ_LINES - 1))
+    return itertools.takewhile(lambda line: line[0] < stop, lines)
 
 
 def _largest_row(view: TextView, title: Span | None, stop: int) -> Span | None:
