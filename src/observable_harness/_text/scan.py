@@ -11,10 +11,11 @@ them run in one pass over the UTF-8 bytes the write needs anyway, and each hit n
 the text where the exact regex is then tried, at the places one of the pattern's `starts` occurs.
 
 Engines, fastest first, chosen at import by what is installed (the `fast` extra installs both):
-Hyperscan (SIMD, all patterns in one scan, the GIL released), RE2 (a set of all patterns in one
-linear pass, the GIL released; positions from a second pass over the patterns that fired), and no
-engine at all, where `Scrubber` keeps to its pure-Python path. All three scrub identically; the tests
-run each.
+Hyperscan (SIMD, all patterns in one scan), RE2 (a set of all patterns in one linear pass; positions
+from a second pass over the patterns that fired), and no engine at all, where `Scrubber` keeps to its
+pure-Python path. All three scrub identically; the tests run each. Of the three only RE2 lets other
+threads run while it scans: Hyperscan's binding keeps the GIL through a scan (it calls back into Python
+at every match), as Python's own regexes do.
 
 `first_occurrences` serves a preview the same way: where each of a few literals first occurs, in one
 scan, instead of one `str.find` per literal over a stretch that mostly holds none of them.
