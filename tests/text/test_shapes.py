@@ -2043,3 +2043,42 @@ def test_an_eslint_report_is_counted_by_rule_and_shows_its_rarest_rules() -> Non
     assert shown[0].startswith('[259 diagnostics by code: max-len 167, no-unused-vars 62,')
     assert "  6:18  error  Expected '===' and instead saw '=='  eqeqeq" in shown
     assert '✖ 259 problems (74 errors, 185 warnings)' in shown
+
+
+def test_a_mocha_run_shows_its_tally_printed_before_the_details_of_its_failures() -> None:
+    # `mocha --reporter spec test/` of body-parser (real) with its parameter count let one over the limit: mocha prints
+    # its tally (`269 passing`, `4 pending`, `4 failing`) and then the four failures' details, which fill the tail.
+    run = _capture('test_runs', 'mocha_spec_body_parser_parameter_limit.txt')
+    shown = select_preview(run, 1_000).text.splitlines()
+    at = shown.index('  269 passing (1s)')
+    assert shown[at + 1 : at + 3] == ['  4 pending', '  4 failing']
+
+
+def test_an_access_log_shows_the_requests_a_server_answered_with_an_error() -> None:
+    # Python's `http.server` under scripted traffic (real): 2,400 requests logged, six of them answered `500` in the
+    # middle, among 404s a client asked for.
+    log = _capture('logs', 'http_server_access_500_burst.txt.gz')
+    shown = select_preview(log, 1_000).text.splitlines()
+    assert '127.0.0.1 - - [02/Dec/2026 20:23:25] "GET /reports/summary-1100.csv HTTP/1.1" 500 -' in shown
+    assert not any('" 404 -' in line for line in shown[1:-3])  # a client's own mistakes are no failure of the server
+
+
+def test_a_table_of_versions_is_a_table_and_its_rows_keep_whole_versions() -> None:
+    # `npm outdated --all` of body-parser (real): package, current, wanted and latest versions, location, dependent;
+    # no column holds a plain number. Its rows are wider than a preview's line, and a cut stops at a word's end.
+    table = _capture('tables', 'npm_outdated_all_body_parser.txt.gz')
+    preview = _asked(table, 'How far behind is mocha in the dev dependencies of body-parser?')
+    assert preview.shape == 'table'
+    shown = preview.text.splitlines()
+    assert shown[0].startswith('Package ')
+    row = next(line for line in shown if line.startswith('mocha '))
+    assert row.split()[1:4] == ['11.8.0', '11.8.0', '12.0.3']
+
+
+def test_a_json_member_a_request_names_comes_with_the_key_of_the_object_it_is_in() -> None:
+    # `npm view mocha --json` (real): `"node"` says nothing by itself; `"engines": {` above it says what it is.
+    document = _capture('json', 'npm_view_mocha.json.gz')
+    shown = _asked(document, 'Does the latest mocha still run on Node 18? Check the "node" range it declares.')
+    lines = shown.text.splitlines()
+    at = lines.index('    "node": "^20.19.0 || >=22.12.0"')
+    assert lines[at - 1] == '  "engines": {'

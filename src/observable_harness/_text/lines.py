@@ -116,6 +116,7 @@ _SUMMARY = re.compile(
     r'|Success: no issues found|Your code has been rated at'
     r'|Finished (?:`|\w+ \[)|\d+ (?:errors?|warnings?)(?: and \d+ warnings?)? generated'
     r'|Total tests?: |(?:== )?Tests? result: |Result: (?:SUCCESS|FAILURE|FAILED|PASSED|INTERRUPTED)\b'
+    r'|\d+ passing \(\d[\d.]*m?s\)\s*$|\d+ (?:failing|pending)\s*$'  # mocha's tally, before its failures' details
     r'|\(\d+ rows?\)$)'
     r'|\|?\s*TOTAL\s+(?:\|\s*)?\d'
     r'|g?make(?:\[\d+\])?: \*\*\* \[.*\] Error \d+'
@@ -125,6 +126,8 @@ _SUMMARY = re.compile(
     r'|[0-9a-f]{7,40} is the first bad commit\s*$'  # git bisect's verdict
     r'|warning: `[^`\n]{1,80}` \([^)\n]{1,40}\) generated \d+ warnings?',  # cargo's count for a crate
 )
+_SERVER_ERROR = re.compile(r'"[A-Z]{3,7} [^"\s]+ HTTP/[\d.]+" 5\d\d ')
+"""A request a server answered with a 5xx status, as access logs write it (`"PUT /user/1 HTTP/1.1" 500 336`)."""
 _EXIT_STATUS = re.compile(
     r'^\s*\[?(?:exit(?:ed)?(?: with)?(?: status| code)?|exit_code|exit_status|return ?code|'
     r'process exited with(?: code)?|command exited with(?: code)?)\s*[=:]?\s*(-?\d+)\]?\s*$',
@@ -384,6 +387,8 @@ _WEAK_WORDS = (
 def _alert_class(line: str, alert: bool) -> LineClass | None:
     if _SUMMARY.match(line) or (alert and _EXIT_STATUS.match(line)):
         return LineClass.summary
+    if 'HTTP/' in line and _SERVER_ERROR.search(line):
+        return LineClass.error
     if line.startswith('E  '):
         # pytest's explanation lines: the assertion, the compared values, the exception.
         return LineClass.error

@@ -118,6 +118,10 @@ MIDDLE_MARKERS = (
     ': warning: ',  # a compiler's warning: `../json_object.c:760:24: warning: leak of 'k' [CWE-401]`
     'WARNING',  # a log level: `WARNING License classifiers are deprecated.`, Maven's `[WARNING]`
     '\nwarning: ',  # rustc's, opening its line: `warning: use of deprecated method ...` (not setuptools' indented ones)
+    ' passing (',  # mocha's tally, printed before its failures' details: `  1255 passing (3s)`
+    'HTTP/1.1" 5',  # a request answered with a 5xx status in an access log: `"PUT /user/1 HTTP/1.1" 500 336`
+    'HTTP/1.0" 5',
+    'HTTP/2.0" 5',
 )
 """Literal markers a log's middle is searched for (C-speed); a hit's line is then classified like any other."""
 GAP_FILL = 3
@@ -676,6 +680,10 @@ def _verdict_subject(view: TextView, span: Span, limit: int) -> list[_Line]:
     return []
 
 
+_RUN_TALLY = re.compile(r'\s*\d+ (?:passing \(\d[\d.]*m?s\)|failing|pending)\s*$')
+"""A line of mocha's tally: `  1255 passing (3s)`, `  4 pending`, `  1 failing`."""
+
+
 LONE_ERRORS = 2
 """Lines a log writes at error level, at most, for its first to rank with the best lines a request names."""
 LONE_ERROR_PRIORITY = 899.99
@@ -882,6 +890,14 @@ def _class_picks(
         and (line_class is LineClass.summary or _is_tally(view.content(span)))
         and any(char.isdigit() for char in view.content(span))
     )
+    if shape.kind is ShapeKind.log:
+        # A run that prints its tally before the details of its failures (mocha's `1255 passing (3s)`, then `4
+        # pending` and `1 failing`) ends in those details: the last tally its middle holds, with the rest of it.
+        tallies = [span for span in classes if span[0] < tail_start and _RUN_TALLY.match(view.content(span))]
+        if tallies:
+            first = max(tallies)
+            rest = takewhile(lambda span: _RUN_TALLY.match(view.content(span)) is not None, view.forward(first, 2))
+            out.append((SUMMARY_PRIORITY, [_Line(span, limit, role='summary') for span in (first, *rest)], 'summary'))
     # The output's own account of itself (`Found 5028 errors.`, `Total tests: run=421 skipped=99`) outranks
     # what a request selects: it answers "how many" and frames the rest. The last two before the final line.
     out.extend(
@@ -1556,7 +1572,7 @@ def _shown(view: TextView, line: _Line) -> tuple[str, int, int]:
             room = bar.start(1) + BAR_CHARS
         bare = content.rstrip()
         if len(bare) > room * OVERSHOOT:
-            shown, kept = shorten_middle(bare, room + _CUT_MARKER, head_share=1.0)
+            shown, kept = shorten_middle(bare, room + _CUT_MARKER, head_share=1.0, snap=True)
             return shown, kept + len(content) - len(bare), int(kept < len(bare))
         return _fit(content, room, -1)
     return _fit(content, line.limit, line.focus - line.span[0] if line.focus >= 0 else -1)
@@ -1585,14 +1601,14 @@ def _fit(content: str, limit: int, focus: int) -> tuple[str, int, int]:
         return content, len(content), 0
     if focus >= 0:
         return _shorten_around(content, limit, focus)
-    shown, kept = shorten_middle(content, limit, head_share=0.75)
+    shown, kept = shorten_middle(content, limit, head_share=0.75, snap=True)
     return shown, kept, 1
 
 
 def _shorten_around(line: str, limit: int, focus: int) -> tuple[str, int, int]:
     """`line` cut to `limit` keeping its start and the text around `focus` (where a searched term sits);
     with the characters kept and the number of cuts made."""
-    shortened, kept = shorten_middle(line, limit, head_share=0.75)
+    shortened, kept = shorten_middle(line, limit, head_share=0.75, snap=True)
     head_kept = int(kept * 0.75)
     if focus < head_kept - 20:
         # A hit near the start (a key, a row's first column): keep what follows it, the value (from where it
@@ -1600,7 +1616,7 @@ def _shorten_around(line: str, limit: int, focus: int) -> tuple[str, int, int]:
         value = _AFTER_KEY.match(line, focus)
         wanted = (value.end() if value is not None else focus) + FOCUS_FOLLOW
         if head_kept < wanted:
-            return (*shorten_middle(line, limit, head_share=min(1.0, wanted / kept)), 1)
+            return (*shorten_middle(line, limit, head_share=min(1.0, wanted / kept), snap=True), 1)
         return shortened, kept, 1
     marker = f' …[{len(line):,} chars cut]…'
     room = limit - 2 * len(marker)

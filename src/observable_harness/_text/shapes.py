@@ -344,6 +344,8 @@ def is_rule(line: str) -> bool:
 
 
 _NUMBER = re.compile(r'-?\d{1,3}(?:,\d{3})+(?:\.\d+)?%?$|-?\d+(?:[.,]\d+)?(?:/\d+)?%?$')
+_VERSION = re.compile(r'v?\d+(?:\.\d+){2,3}(?:[-+.][0-9A-Za-z.]+)?$')
+"""A release's version (`7.29.16`, `5.0.0-alpha.9`): a table of packages (`npm outdated`, `pip list`) holds these."""
 _DIFF_START = ('diff --git ', 'diff -', '--- a/', 'Index: ')
 
 
@@ -713,7 +715,7 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
         if len(rows) < 3:
             return None
         if _over(rows, _at_least(len(words) - 1), 0.8) and _over(
-            rows, lambda row: any(_NUMBER.match(field) for field in row.split()), 0.8
+            rows, lambda row: any(_NUMBER.match(field) or _VERSION.match(field) for field in row.split()), 0.8
         ):
             index = _header_above_rows(head_lines, index)
             extra = tuple(head[i] for i in range(max(0, index - 4), index) if head_lines[i].strip())
@@ -1484,7 +1486,8 @@ def _short_stanza_rest(view: TextView, span: Span, above: int) -> list[Span] | N
 
 
 def _json_siblings(view: TextView, span: Span) -> list[Span]:
-    """The other scalar fields of the object the line sits in, and where that object begins."""
+    """The other scalar fields of the object the line sits in, and where that object begins when a key names it
+    (`"engines": {` over `"node": ">=10.13.0"`: what the value is a value of)."""
     line = view.content(span)
     indent = len(line) - len(line.lstrip())
     out: list[Span] = []
@@ -1496,6 +1499,8 @@ def _json_siblings(view: TextView, span: Span) -> list[Span]:
         stripped = text.lstrip()
         level = len(text) - len(stripped)
         if level < indent:
+            if stripped.startswith('"') and stripped.endswith(('{', '[')):
+                out.append(before)
             break
         if level == indent and nested == 0 and ':' in stripped and not stripped.endswith(('{', '[')):
             out.append(before)
