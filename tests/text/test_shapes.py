@@ -2082,3 +2082,14 @@ def test_a_json_member_a_request_names_comes_with_the_key_of_the_object_it_is_in
     lines = shown.text.splitlines()
     at = lines.index('    "node": "^20.19.0 || >=22.12.0"')
     assert lines[at - 1] == '  "engines": {'
+
+
+def test_a_log_shows_a_failure_in_plain_words_and_when_it_last_happened() -> None:
+    # A health probe's log (real: `curl -w 'status=... time=...'` every 20 ms, the server stopped for 40 probes in the
+    # middle): curl says `Failed to connect`, with no error level or keyword in capitals. The first failure says what
+    # went wrong, the last when it stopped; the ones between say nothing more.
+    log = _capture('logs', 'curl_health_probe_outage.txt.gz')
+    shown = select_preview(log, 1_000).text.splitlines()
+    failures = [line.split()[1] for line in shown if 'curl: (7) Failed to connect to 127.0.0.1 port 8765' in line]
+    assert failures[0] == 'probe=600'
+    assert failures[-1] == 'probe=639'

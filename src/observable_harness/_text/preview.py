@@ -122,6 +122,11 @@ MIDDLE_MARKERS = (
     'HTTP/1.1" 5',  # a request answered with a 5xx status in an access log: `"PUT /user/1 HTTP/1.1" 500 336`
     'HTTP/1.0" 5',
     'HTTP/2.0" 5',
+    # Last, as they are the commonest (a marker takes its lines before those after it): a failure in plain words.
+    'Failed',  # redis: `# Failed opening the temp RDB file temp-7423.rdb (...) for saving: Permission denied`
+    'failed',
+    'denied',
+    ' error',  # after a word: `# Background saving error`, `connection error`
 )
 """Literal markers a log's middle is searched for (C-speed); a hit's line is then classified like any other."""
 GAP_FILL = 3
@@ -680,6 +685,8 @@ def _verdict_subject(view: TextView, span: Span, limit: int) -> list[_Line]:
     return []
 
 
+REPEATED_ERROR_PRIORITY = 150.0
+"""Where an error line of a kind shown already ranks: under a log's warnings, over its plain last lines."""
 _RUN_TALLY = re.compile(r'\s*\d+ (?:passing \(\d[\d.]*m?s\)|failing|pending)\s*$')
 """A line of mocha's tally: `  1255 passing (3s)`, `  4 pending`, `  1 failing`."""
 
@@ -923,6 +930,16 @@ def _class_picks(
         if span[0] >= tail_start
     }
     last_errors = set(ending.values())
+    # The same error again (a failing job retried every few seconds, its pid and file name changing) says nothing the
+    # first said, but for when it stopped: the last of a kind keeps its rank, those between rank under the warnings.
+    latest: dict[str, Span] = {}
+    repeated: set[Span] = set()
+    for span in sorted(span for span, line_class in classes.items() if line_class is LineClass.error):
+        kind = _error_kind(view.content(span))
+        if kind in latest:
+            repeated.add(span)
+        latest[kind] = span
+    repeated -= set(latest.values())
     for span, line_class in classes.items():
         if line_class is LineClass.summary or (line_class is LineClass.error and span in last_errors):
             out.append(
@@ -933,7 +950,8 @@ def _class_picks(
                 )
             )
         elif line_class is LineClass.error:
-            out.append((300.0 - 1e-6 * span[0], [_Line(span, limit, role='error')], 'error'))
+            priority = REPEATED_ERROR_PRIORITY if span in repeated else 300.0
+            out.append((priority - 1e-6 * span[0], [_Line(span, limit, role='error')], 'error'))
         elif line_class is LineClass.warning:
             out.append((200.0 - 1e-6 * span[0], [_Line(span, limit, role='warning')], 'warning'))
     if shape.kind is ShapeKind.log:
