@@ -2093,3 +2093,15 @@ def test_a_log_shows_a_failure_in_plain_words_and_when_it_last_happened() -> Non
     failures = [line.split()[1] for line in shown if 'curl: (7) Failed to connect to 127.0.0.1 port 8765' in line]
     assert failures[0] == 'probe=600'
     assert failures[-1] == 'probe=639'
+
+
+def test_findings_placed_by_line_alone_are_diagnostics_shown_one_of_each_kind() -> None:
+    # `vulture pydantic_ai/models pydantic_ai/_agent_graph.py pydantic_ai/agent` (real): each finding a file and line,
+    # no column, no severity. 150 unused variables should not hide the eight pieces of unreachable code.
+    report = _capture('diagnostics', 'vulture_pydantic_ai_models.txt')
+    preview = select_preview(report, 1_000)
+    assert preview.shape == 'diagnostics'
+    shown = preview.text.splitlines()
+    assert "pydantic_ai/_agent_graph.py:2096: unreachable code after 'raise' (100% confidence)" in shown
+    place = 'pydantic_ai/models/openai/_chat_model.py:32:'
+    assert f"{place} unused import 'ChatPromptCacheOptions' (90% confidence)" in shown

@@ -282,6 +282,8 @@ _DIAGNOSTIC = re.compile(
     # A file's line and column, then the message, whatever it opens with (go vet, luacheck, rubocop, yamllint): the
     # file named with its extension, which a time (`10:00:00`) is not.
     r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+:\d+:? \S'
+    # Or its line alone, then a message in words (vulture: `x13.py:341: unused variable 'comptype' (100% confidence)`).
+    r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+: [a-z]+ [a-z]'
     # ESLint's stylish format: under a line naming the file, each finding's line and column, severity, message, rule.
     r'|\s+\d+:\d+\s+(?:error|warning)\s{2,}\S',
     re.IGNORECASE,
