@@ -2105,3 +2105,13 @@ def test_findings_placed_by_line_alone_are_diagnostics_shown_one_of_each_kind() 
     assert "pydantic_ai/_agent_graph.py:2096: unreachable code after 'raise' (100% confidence)" in shown
     place = 'pydantic_ai/models/openai/_chat_model.py:32:'
     assert f"{place} unused import 'ChatPromptCacheOptions' (90% confidence)" in shown
+
+
+def test_a_report_of_titled_counts_shows_each_sections_top_rows() -> None:
+    # `echo "== title"; awk ... | sort | uniq -c | sort -rn` four times over an access log (real): status codes, paths,
+    # requests per second, items asked for. Each section is sorted from its largest; the last is a thousand rows.
+    report = _capture('tables', 'awk_uniq_access_report.txt')
+    shown = select_preview(report, 1_000).text.splitlines()
+    tops = (('== requests per second', '     23 20:24:21'), ('== item ids asked for most', '      4 /items/1224'))
+    for title, top in tops:
+        assert shown[shown.index(title) + 1] == top

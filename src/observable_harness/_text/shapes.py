@@ -2642,8 +2642,9 @@ def _keyed_outliers(view: TextView, read: list[Span]) -> list[Pick]:
     ]
 
 
-_SECTION_TITLE = re.compile(r'\n ?\[([A-Z][^\]\n]{1,40})\]:?[^\S\n]*\n|\n={2,} ([^=\n]{2,40}) ={2,}[^\S\n]*\n')
-"""A section's title on a line of its own: ` [Summary]:` (V8's profile), `== Slowest ==`."""
+_SECTION_TITLE = re.compile(r'\n ?\[([A-Z][^\]\n]{1,40})\]:?[^\S\n]*\n|\n={2,} ([^=\n]{2,40})(?: ={2,})?[^\S\n]*\n')
+"""A section's title on a line of its own: ` [Summary]:` (V8's profile), `== Slowest ==`, `== top 40 client IPs` (a
+script's `echo` over each count it sorts)."""
 _MEASURED_ROW_LINE = re.compile(r'\n[^\S\n]*\d[\d.,]*%?[^\S\n]')
 """A line that opens with a measure (`    294   14.9%   libc.so.6`), from the line break before it."""
 TITLED_SECTIONS = 6
@@ -2833,6 +2834,9 @@ def _section_tops(view: TextView, read: list[Span]) -> list[Pick]:
         return []  # a report shows a title in its first lines or its sample; a log searched whole for none costs
     text, end = view.text, view.end
     titles = [(found.start() + 1, found.end()) for found in _SECTION_TITLE.finditer(text, 0, end)]
+    first = view.line_at(0)
+    if _SECTION_TITLE.match(f'\n{view.content(first)}\n') is not None:
+        titles.insert(0, (0, first[1] + 1))  # the text opens with a title: no line break before it
     sections: list[tuple[Span, list[Span]]] = []
     for index, (start, after) in enumerate(titles[: 2 * TITLED_SECTIONS]):
         # Its measured rows, each found by a search from the last, within the section's first `SECTION_ROW_REACH`
@@ -2855,6 +2859,8 @@ def _section_tops(view: TextView, read: list[Span]) -> list[Pick]:
         picks.append(Pick(priority, (title, rows[0]), 'rare'))
         if len(rows) <= TITLED_ROWS:
             picks.append(Pick(priority - 1, (title, *rows), 'rare'))
+        else:
+            picks.append(Pick(priority - 1, (title, *rows[:2]), 'rare'))  # its runner-up, once every top is in
     return picks
 
 
