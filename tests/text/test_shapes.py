@@ -2115,3 +2115,18 @@ def test_a_report_of_titled_counts_shows_each_sections_top_rows() -> None:
     tops = (('== requests per second', '     23 20:24:21'), ('== item ids asked for most', '      4 /items/1224'))
     for title, top in tops:
         assert shown[shown.index(title) + 1] == top
+
+
+def test_a_long_listings_largest_files_are_shown_where_they_stand_out() -> None:
+    # `ls -l /usr/lib/x86_64-linux-gnu` (real): a thousand libraries, links and directories in name order; two LLVMs of
+    # over 100 MB and ICU's data of 31 MB are what takes the space.
+    listing = _capture('listing', 'ls_l_usr_lib_x86_64.txt.gz')
+    shown = select_preview(listing, 1_000).text.splitlines()
+    for name in ('libLLVM-15.so.1', 'libLLVM-14.so.1', 'libicudata.so.72.1'):
+        assert any(line.startswith('-rw-r--r--') and line.endswith(f' {name}') for line in shown)
+
+
+def test_an_archives_verbose_listing_is_a_listing() -> None:
+    # `tar -tvzf` of a tarball of opentelemetry and pydantic_ai/models (real): a mode, then owner/group, not links.
+    listing = _capture('listing', 'tar_tvzf_otel_pydantic_ai_models.txt.gz')
+    assert select_preview(listing, 1_000).shape == 'listing'

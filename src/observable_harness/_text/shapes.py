@@ -266,7 +266,8 @@ _ONELINE_COMMIT = re.compile(r'(?:[*|/\\ ]+ )?(?:[0-9a-f]{7,12}|[0-9a-f]{40}) (?
 from its name; a symbol table's address is 16 digits, or followed by a one-letter type (`nm`)."""
 _GRAPH_ONLY = re.compile(r'[*|/\\ _.-]+$')
 """A `--graph` line that only draws branches."""
-_PERMS = re.compile(r'[-dlcbps][rwxsStT-]{9}[.+@]?\s+\d')
+_PERMS = re.compile(r'[-dlcbps][rwxsStT-]{9}[.+@]?\s+(?:\d|[\w.-]+/[\w.-]+\s+\d)')
+"""A listed entry's mode, then its links (`ls -l`) or its owner and group (`tar -tv`: `-rw-r--r-- root/root 695`)."""
 _TREE_MARKS = ('├── ', '└── ', '|-- ', '`-- ', '├─ ', '└─ ')
 """Where a tree's node begins: `tree`'s and `npm ls`'s, their ASCII forms, a profiler's call tree's (pyinstrument)."""
 _SYSCALL = re.compile(
@@ -1807,7 +1808,7 @@ def digest(
         if shape.variant == 'ls':
             # `ls -lR`: an odd file is read with the directory it is in.
             rare = [Pick(pick.priority, (*_directory_of(view, pick.spans[0]), *pick.spans), pick.role) for pick in rare]
-        return [*_sized_digest(view, head, tail), *rare]
+        return [*_sized_digest(view, head, tail), *_largest_entries(view), *rare]
     if kind is ShapeKind.log:
         if shape.variant == 'threads':
             return _thread_stacks(view)
@@ -2894,6 +2895,40 @@ _SIZED = re.compile(r'\s*(\d+(?:\.\d+)?)([KMGTP]?)i?B?\t')
 _UNITS = {'': 1, 'K': 2**10, 'M': 2**20, 'G': 2**30, 'T': 2**40, 'P': 2**50}
 SIZED_TOP = 8
 """Largest rows of a listing sorted by size kept above what a request names: the answer to "what takes the space"."""
+
+
+_ENTRY_SIZE = re.compile(
+    r'^[-dlcbps][rwxsStT-]{9}[.+@]?[ \t]+(?:\d+[ \t]+)?\S+(?:[ \t]+\S+)?[ \t]+(\d+)[ \t]+'
+    r'(?:\d{4}-\d\d-\d\d|[A-Z][a-z]{2}[ \t])',
+    re.MULTILINE,
+)
+"""A listed file's size, before its date: `ls -l`'s (mode, links, owner, group), `tar -tv`'s (mode, owner/group)."""
+LARGEST_ENTRIES = 3
+"""A listing's largest files shown, when they stand out."""
+LARGEST_ENTRY_CHARS = 512 * 1024
+"""Listings up to this size are read whole for their largest files (one search, ~2 ms per 512 KB)."""
+STANDS_OUT = 10
+"""How many times the median file a listing's largest must be for its size to say something."""
+LARGEST_ENTRY_PRIORITY = 440.0
+"""Where a listing's largest files rank: over its plain rows, under what the request names."""
+
+
+def _largest_entries(view: TextView) -> list[Pick]:
+    """A long listing's (`ls -l`, `tar -tv`) largest files, where they stand out among the rest: what takes the space
+    in a backup grown too large, a core file among the sources."""
+    if view.total > LARGEST_ENTRY_CHARS:
+        return []
+    sizes = [(int(found.group(1)), found.start()) for found in _ENTRY_SIZE.finditer(view.text, 0, view.end)]
+    if len(sizes) < 2 * LARGEST_ENTRIES:
+        return []
+    median = sorted(size for size, _ in sizes)[len(sizes) // 2]
+    largest = heapq.nlargest(LARGEST_ENTRIES, sizes)
+    chosen = [start for size, start in largest if size >= STANDS_OUT * max(median, 1)]
+    return [
+        Pick(LARGEST_ENTRY_PRIORITY - rank * 0.01, (*_directory_of(view, span), span), 'top')
+        for rank, start in enumerate(chosen)
+        for span in (view.line_at(start),)
+    ]
 
 
 def _size(line: str) -> float | None:
