@@ -2130,3 +2130,14 @@ def test_an_archives_verbose_listing_is_a_listing() -> None:
     # `tar -tvzf` of a tarball of opentelemetry and pydantic_ai/models (real): a mode, then owner/group, not links.
     listing = _capture('listing', 'tar_tvzf_otel_pydantic_ai_models.txt.gz')
     assert select_preview(listing, 1_000).shape == 'listing'
+
+
+def test_a_query_result_printed_under_a_rule_in_the_middle_of_a_script_shows_its_names_and_first_rows() -> None:
+    # `sqlite3 access.db < report.sql` (real): the schema, a count per second, a query plan, then a result in
+    # `.mode column` (names, a rule of dashes, 1,160 rows sorted by requests) and a last line.
+    output = _capture('tables', 'sqlite_column_mode_report.txt.gz')
+    shown = select_preview(output, 1_000).text.splitlines()
+    at = shown.index('method  path                       requests  failed  first_seen')
+    assert shown[at + 1].startswith('------  ----')
+    assert shown[at + 2] == 'POST    /items/                    481       0       02/Dec/2026 20:22:37'
+    assert shown[at - 1] == '-- paths by requests, most first'

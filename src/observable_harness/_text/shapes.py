@@ -2466,6 +2466,9 @@ CAPTION_CHARS = 80
 """Characters a line above such a table may hold to be its caption."""
 EMBEDDED_TABLE_PRIORITY = 455.0
 """Where such a table ranks: with a table's header, over a log's plain lines."""
+RULED_TABLE_PRIORITY = 440.0
+"""Where a table found by the rule under its names ranks: over a schema's definitions (a script's query result is what
+it was run for), under a header of capitals, which says it is a result more surely."""
 
 
 def _embedded_tables(view: TextView, head: list[Span], tail: list[Span]) -> list[Pick]:
@@ -2476,13 +2479,23 @@ def _embedded_tables(view: TextView, head: list[Span], tail: list[Span]) -> list
         return []
     low, high = head[-1][1], tail[0][0]
     picks: list[Pick] = []
+    headers: list[tuple[Span, tuple[Span, ...]]] = []  # a table's header, and the rule under it
     for found in _COLUMN_NAMES.finditer(f'\n{view.text}', low + 1, high + 1):
         names = found.group(1)
         if '  ' not in names and '\t' not in names:
             continue  # capitals apart by single blanks: a sentence or a title (`LATEST DETECTED DEADLOCK`)
-        header = view.line_at(found.start())
+        headers.append((view.line_at(found.start()), ()))
+        if len(headers) >= EMBEDDED_TABLES:
+            break
+    # Or names over a rule of dashes, a stretch a column (a query's result in SQLite's `.mode column`, psql's, MySQL's).
+    for found in itertools.islice(_RULE_UNDER_NAMES.finditer(view.text, low, high), EMBEDDED_TABLES):
+        rule = view.line_at(found.start() + 1)
+        header = view.previous_line(rule)
+        if header is not None and view.content(header).strip() and not any(header == seen for seen, _ in headers):
+            headers.append((header, (rule,)))
+    for header, ruled in sorted(headers)[:EMBEDDED_TABLES]:
         rows: list[Span] = []
-        below = view.next_line(header)
+        below = view.next_line(ruled[-1] if ruled else header)
         while below is not None and len(rows) < EMBEDDED_ROWS:
             line = view.content(below)
             if not line.strip() or len(line.split()) < 2:
@@ -2492,11 +2505,15 @@ def _embedded_tables(view: TextView, head: list[Span], tail: list[Span]) -> list
         if len(rows) >= 2:
             # The line right above the names, when short, captions the table (nmap's `Not shown: 2019 closed ports`).
             caption = _caption(view, header)
-            picks.append(Pick(EMBEDDED_TABLE_PRIORITY - len(picks) * 0.01, (*caption, header, *rows), 'header'))
-            picks.append(Pick(EMBEDDED_TABLE_PRIORITY - 0.5 - len(picks) * 0.01, (header, *rows[:3]), 'header'))
-        if len(picks) >= 2 * EMBEDDED_TABLES:
-            break
+            priority = (RULED_TABLE_PRIORITY if ruled else EMBEDDED_TABLE_PRIORITY) - len(picks) * 0.01
+            picks.append(Pick(priority, (*caption, header, *ruled, *rows), 'header'))
+            picks.append(Pick(priority - 0.5, (header, *ruled, *rows[:3]), 'header'))
     return picks
+
+
+_RULE_UNDER_NAMES = re.compile(r'\n[ \t]*-{2,}(?:(?:[ \t]+|-?\+-?)-{2,}){2,}[ \t]*(?=\n)')
+"""A rule of dashes under a table's column names, a stretch a column: `------  ----  ---------` (SQLite's `.mode
+column`), `-----+------+-----` (psql's)."""
 
 
 def _caption(view: TextView, span: Span) -> tuple[Span, ...]:
