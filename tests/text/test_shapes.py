@@ -37,6 +37,7 @@ from observable_harness._text.shapes import (
     context,
     detect,
     digest,
+    heading_of,
     summary_section,
     traceback_picks,
 )
@@ -2141,3 +2142,14 @@ def test_a_query_result_printed_under_a_rule_in_the_middle_of_a_script_shows_its
     assert shown[at + 1].startswith('------  ----')
     assert shown[at + 2] == 'POST    /items/                    481       0       02/Dec/2026 20:22:37'
     assert shown[at - 1] == '-- paths by requests, most first'
+
+
+def test_a_row_of_a_report_whose_every_line_is_indented_is_headed_by_the_line_indented_less_above_it() -> None:
+    # `csvstat pg_settings.csv` (real): each column a block, its title indented by blanks (` 15. "sourcefile"`), its
+    # statistics by a tab. A column's fewest values are read with the column they are of.
+    text = _capture('key_value', 'csvstat_pg_settings.txt')
+    view = TextView(text)
+    row = view.line_at(text.index('\tNon-null values:       13'))
+    heading = heading_of(view, row)
+    assert heading is not None
+    assert view.content(heading) == ' 15. "sourcefile"'

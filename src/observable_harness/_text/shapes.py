@@ -3935,14 +3935,32 @@ SUBJECT_ROWS_READ = 64
 
 
 def heading_of(view: TextView, span: Span) -> Span | None:
-    """For an indented row, the unindented line it sits under (within the context search's reach)."""
-    if not view.content(span)[:1].isspace():
+    """For an indented row, the unindented line it sits under (within the context search's reach); where every line is
+    indented (csvstat's ` 57. "2012"` over its tab-indented statistics), the nearest line above indented less."""
+    content = view.content(span)
+    if not content[:1].isspace():
         return None
     newline = view.last_unindented(span[0], HEADING_REACH)
     if newline != -1:
         return view.line_at(newline + 1)
     first = view.line_at(0)  # the text's first line has no line break before it
-    return first if span[0] < HEADING_REACH and not view.content(first)[:1].isspace() else None
+    if span[0] < HEADING_REACH and not view.content(first)[:1].isspace():
+        return first
+    depth = _indent_width(content)
+    for above in view.backward(span, HEADING_LINES):
+        line = view.content(above)
+        if line.strip() and _indent_width(line) < depth:
+            return above
+    return None
+
+
+HEADING_LINES = 40
+"""Lines above an indented row looked through for the one indented less, where no line is unindented."""
+
+
+def _indent_width(line: str) -> int:
+    """How far a line is indented, a tab counted to the next multiple of eight."""
+    return len(line.expandtabs()) - len(line.expandtabs().lstrip())
 
 
 HEADING_REACH = 64 * 1024
