@@ -2153,3 +2153,12 @@ def test_a_row_of_a_report_whose_every_line_is_indented_is_headed_by_the_line_in
     heading = heading_of(view, row)
     assert heading is not None
     assert view.content(heading) == ' 15. "sourcefile"'
+
+
+def test_a_package_in_npm_ls_comes_with_the_chain_of_packages_that_bring_it_in() -> None:
+    # `npm ls --all` of body-parser (real): a node with children is drawn `├─┬ `, its last child `└── `.
+    tree = _capture('listing', 'npm_ls_all_body_parser.txt.gz')
+    shown = _asked(tree, "Which package pulls callsites into body-parser's tree?").text.splitlines()
+    at = shown.index('│ │ │ │ └── callsites@3.1.0')
+    assert shown[at - 2 : at] == ['│ │ ├─┬ import-fresh@3.3.1', '│ │ │ ├─┬ parent-module@1.0.1']
+    assert shown.index('├─┬ eslint@9.39.5') < shown.index('│ ├─┬ @eslint/eslintrc@3.3.7') < at

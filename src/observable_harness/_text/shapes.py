@@ -268,8 +268,9 @@ _GRAPH_ONLY = re.compile(r'[*|/\\ _.-]+$')
 """A `--graph` line that only draws branches."""
 _PERMS = re.compile(r'[-dlcbps][rwxsStT-]{9}[.+@]?\s+(?:\d|[\w.-]+/[\w.-]+\s+\d)')
 """A listed entry's mode, then its links (`ls -l`) or its owner and group (`tar -tv`: `-rw-r--r-- root/root 695`)."""
-_TREE_MARKS = ('├── ', '└── ', '|-- ', '`-- ', '├─ ', '└─ ')
-"""Where a tree's node begins: `tree`'s and `npm ls`'s, their ASCII forms, a profiler's call tree's (pyinstrument)."""
+_TREE_MARKS = ('├── ', '└── ', '|-- ', '`-- ', '├─ ', '└─ ', '├─┬ ', '└─┬ ')
+"""Where a tree's node begins: `tree`'s and `npm ls`'s (`├─┬ ` over a node's children), their ASCII forms, a
+profiler's call tree's (pyinstrument)."""
 _SYSCALL = re.compile(
     r'(?:\[pid +\d+\] |\d+ +)?(?:\d\d:\d\d:\d\d\.\d+ )?[a-z_][a-z0-9_]*\(.*(?:\) += |<unfinished|resumed>)'
 )
