@@ -2467,6 +2467,8 @@ CAPTION_CHARS = 80
 """Characters a line above such a table may hold to be its caption."""
 EMBEDDED_TABLE_PRIORITY = 455.0
 """Where such a table ranks: with a table's header, over a log's plain lines."""
+EMBEDDED_CANDIDATES = 4 * EMBEDDED_TABLES
+"""Lines of column names (of either kind) read for such tables, at most: some head no rows (a title in capitals)."""
 RULED_TABLE_PRIORITY = 440.0
 """Where a table found by the rule under its names ranks: over a schema's definitions (a script's query result is what
 it was run for), under a header of capitals, which says it is a result more surely."""
@@ -2486,15 +2488,17 @@ def _embedded_tables(view: TextView, head: list[Span], tail: list[Span]) -> list
         if '  ' not in names and '\t' not in names:
             continue  # capitals apart by single blanks: a sentence or a title (`LATEST DETECTED DEADLOCK`)
         headers.append((view.line_at(found.start()), ()))
-        if len(headers) >= EMBEDDED_TABLES:
+        if len(headers) >= EMBEDDED_CANDIDATES:
             break
     # Or names over a rule of dashes, a stretch a column (a query's result in SQLite's `.mode column`, psql's, MySQL's).
-    for found in itertools.islice(_RULE_UNDER_NAMES.finditer(view.text, low, high), EMBEDDED_TABLES):
+    for found in itertools.islice(_RULE_UNDER_NAMES.finditer(view.text, low, high), EMBEDDED_CANDIDATES):
         rule = view.line_at(found.start() + 1)
         header = view.previous_line(rule)
         if header is not None and view.content(header).strip() and not any(header == seen for seen, _ in headers):
             headers.append((header, (rule,)))
-    for header, ruled in sorted(headers)[:EMBEDDED_TABLES]:
+    for header, ruled in sorted(headers):
+        if len(picks) >= 2 * EMBEDDED_TABLES:
+            break
         rows: list[Span] = []
         below = view.next_line(ruled[-1] if ruled else header)
         while below is not None and len(rows) < EMBEDDED_ROWS:
@@ -2915,16 +2919,12 @@ SIZED_TOP = 8
 """Largest rows of a listing sorted by size kept above what a request names: the answer to "what takes the space"."""
 
 
-_ENTRY_SIZE = re.compile(
-    r'^[-dlcbps][rwxsStT-]{9}[.+@]?[ \t]+(?:\d+[ \t]+)?\S+(?:[ \t]+\S+)?[ \t]+(\d+)[ \t]+'
-    r'(?:\d{4}-\d\d-\d\d|[A-Z][a-z]{2}[ \t])',
-    re.MULTILINE,
-)
-"""A listed file's size, before its date: `ls -l`'s (mode, links, owner, group), `tar -tv`'s (mode, owner/group)."""
+_ENTRY_SIZE = re.compile(r' (\d+) (?:\d{4}-\d\d-\d\d |[A-Z][a-z]{2} [ \d]\d )')
+"""A listed file's size, right before its date: `ls -l`'s `117308864 Jan  3  2023`, `tar -tv`'s `695 2026-12-02`."""
 LARGEST_ENTRIES = 3
 """A listing's largest files shown, when they stand out."""
-LARGEST_ENTRY_CHARS = 512 * 1024
-"""Listings up to this size are read whole for their largest files (one search, ~2 ms per 512 KB)."""
+LARGEST_ENTRY_CHARS = 384 * 1024
+"""Listings up to this size are read whole for their largest files (one search, ~2 ms per 256 KB here)."""
 STANDS_OUT = 10
 """How many times the median file a listing's largest must be for its size to say something."""
 LARGEST_ENTRY_PRIORITY = 440.0
@@ -3961,7 +3961,8 @@ HEADING_LINES = 40
 
 def _indent_width(line: str) -> int:
     """How far a line is indented, a tab counted to the next multiple of eight."""
-    return len(line.expandtabs()) - len(line.expandtabs().lstrip())
+    expanded = line.expandtabs()
+    return len(expanded) - len(expanded.lstrip())
 
 
 HEADING_REACH = 64 * 1024
