@@ -2162,3 +2162,12 @@ def test_a_package_in_npm_ls_comes_with_the_chain_of_packages_that_bring_it_in()
     at = shown.index('│ │ │ │ └── callsites@3.1.0')
     assert shown[at - 2 : at] == ['│ │ ├─┬ import-fresh@3.3.1', '│ │ │ ├─┬ parent-module@1.0.1']
     assert shown.index('├─┬ eslint@9.39.5') < shown.index('│ ├─┬ @eslint/eslintrc@3.3.7') < at
+
+
+def test_search_results_show_where_the_name_searched_for_is_defined() -> None:
+    # `git grep -n TextView -- src tests` in this repository (real, at an earlier commit): 162 lines, most of them
+    # functions taking a `TextView`; the class itself is defined on line 28 of the results.
+    results = _capture('listing', 'git_grep_n_textview.txt')
+    preview = select_preview(results, 1_000)
+    assert preview.shape == 'listing'
+    assert 'src/observable_harness/_text/shapes.py:103:class TextView:' in preview.text.splitlines()

@@ -454,7 +454,12 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         _over(nonblank, lambda line: any(mark in line for mark in _TREE_MARKS), 0.5)
     ):
         return Shape(ShapeKind.listing, 'tree')
-    if _over(nonblank, lambda line: bool(_PERMS.match(line)) or line.startswith('total ') or line.endswith(':'), 0.7):
+    if _over(
+        nonblank,
+        # A directory's name over its entries (`ls -lR`), not a search's result that ends in a colon (`def f():`).
+        lambda line: bool(_PERMS.match(line)) or line.startswith('total ') or (line.endswith(':') and ' ' not in line),
+        0.7,
+    ):
         return Shape(ShapeKind.listing, 'ls')
     if '(' in joined and _over(nonblank, lambda line: bool(_SYSCALL.match(line)), 0.5):
         return Shape(ShapeKind.syscalls, 'strace')
@@ -477,6 +482,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.diagnostics, 'carets')
     if '>> Issue: [' in joined and sum(1 for line in nonblank if _ISSUE.match(line)) >= 2:
         return Shape(ShapeKind.diagnostics, 'issues')
+    if _over(nonblank, lambda line: bool(_SEARCH_HIT.match(line)), 0.8):
+        return Shape(ShapeKind.listing, 'matches')  # `grep -rn`, `git grep -n`, `rg -n`: a file, a line, what matched
     # A log whose lines open with their level, padded to one width (uvicorn's `INFO:     127.0.0.1 - "GET ..."`),
     # is neither a table of two aligned columns nor a dump of `INFO:` keys.
     if _over(nonblank, lambda line: bool(_LOG_LEVEL.match(line)), 0.5):
@@ -1796,6 +1803,8 @@ def digest(
     if kind is ShapeKind.json:
         return _json_digest(view, head, tail)
     if kind is ShapeKind.listing:
+        if shape.variant == 'matches':
+            return _search_digest(view)
         if shape.variant == 'tree' and view.total <= LARGEST_SCAN_CHARS and _measured_tree(view, sample):
             # A call tree with times (a profile): where the time splits is what it is read for.
             rows, starts = _rows_from(view, 0)
@@ -2917,6 +2926,61 @@ _SIZED = re.compile(r'\s*(\d+(?:\.\d+)?)([KMGTP]?)i?B?\t')
 _UNITS = {'': 1, 'K': 2**10, 'M': 2**20, 'G': 2**30, 'T': 2**40, 'P': 2**50}
 SIZED_TOP = 8
 """Largest rows of a listing sorted by size kept above what a request names: the answer to "what takes the space"."""
+
+
+_SEARCH_HIT = re.compile(r'[^\s:]*[/.][^\s:]*:\d+[:-]')
+"""A line of a search's results: a file (a path, or a name with its extension), a line number, then `:` before what
+matched (`-` before a line of context): `alembic/ddl/impl.py:626:    def compare_server_default(`."""
+_SEARCH_LINE = re.compile(r'^([^\s:]*[/.][^\s:]*):\d+:', re.MULTILINE)
+_SEARCH_DEFINITION = re.compile(
+    r'^[^\s:]*[/.][^\s:]*:\d+:[ \t]*(?:export[ \t]+)?(?:pub(?:\([\w:]+\))?[ \t]+)?(?:async[ \t]+)?'
+    r'(?:def|class|function|fn|func|struct|interface|type|enum|trait|impl)[ \t]+(\w+)',
+    re.MULTILINE,
+)
+"""A matched line that defines what it names (`def`, `class`, `function`, `fn`, `func`, `struct` ...)."""
+SEARCH_DIGEST_CHARS = 256 * 1024
+"""Search results up to this size are read whole for where their matches are defined and which files hold most."""
+SEARCH_DEFINITIONS = 4
+"""Matched lines that define a name shown, at most."""
+SEARCH_DEFINITIONS_READ = 256
+"""Matched lines that define a name read for those defining the name searched for."""
+_NAME = re.compile(r'[A-Za-z_]\w{2,}')
+SEARCH_FILES = 6
+"""Files holding the most matches whose first match is shown."""
+SEARCH_DEFINITION_PRIORITY = 445.0
+"""Where a definition among search results ranks: over the files holding most matches and the plain ends."""
+SEARCH_FILE_PRIORITY = 430.0
+
+
+def _search_digest(view: TextView) -> list[Pick]:
+    """Search results (`grep -rn`, `git grep -n`, `rg -n`): the matches that define what they name (where a symbol
+    searched for is defined, not each place it is used), then the first match in each of the files holding the most."""
+    if view.total > SEARCH_DIGEST_CHARS:
+        return []
+    text, end = view.text, view.end
+    # The name searched for is on every line, so on the first, the middle and the last: its definitions come first
+    # (`class TextView:`, not the functions taking one), then the others in order.
+    read = [view.line_at(0), view.line_at(end // 2), view.line_at(max(0, end - 1))]
+    names: list[set[str]] = [set(_NAME.findall(view.content(line).split(':', 2)[-1])) for line in read]
+    searched = names[0].intersection(*names[1:])
+    found = list(itertools.islice(_SEARCH_DEFINITION.finditer(text, 0, end), SEARCH_DEFINITIONS_READ))
+    found.sort(key=lambda match: match.group(1) not in searched)  # stable: in order otherwise
+    picks = [
+        Pick(SEARCH_DEFINITION_PRIORITY - rank * 0.01, (view.line_at(match.start()),), 'definition')
+        for rank, match in enumerate(found[:SEARCH_DEFINITIONS])
+    ]
+    counts: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    for found in _SEARCH_LINE.finditer(text, 0, end):
+        path = found.group(1)
+        counts[path] += 1
+        first.setdefault(path, found.start())
+    if len(counts) > 1:
+        picks += [
+            Pick(SEARCH_FILE_PRIORITY - rank * 0.01, (view.line_at(first[path]),), 'file')
+            for rank, (path, _) in enumerate(counts.most_common(SEARCH_FILES))
+        ]
+    return picks
 
 
 _ENTRY_SIZE = re.compile(r' (\d+) (?:\d{4}-\d\d-\d\d |[A-Z][a-z]{2} [ \d]\d )')
