@@ -2171,3 +2171,12 @@ def test_search_results_show_where_the_name_searched_for_is_defined() -> None:
     preview = select_preview(results, 1_000)
     assert preview.shape == 'listing'
     assert 'src/observable_harness/_text/shapes.py:103:class TextView:' in preview.text.splitlines()
+
+
+def test_a_line_of_a_titled_block_comes_with_its_title() -> None:
+    # `for pkg in ...; do echo "== $pkg"; pip show $pkg | grep -E '^(Version|Requires|Required-by):'; done` (real, over
+    # 70 installed packages): each `Requires:` line says what a package needs; the title above it says which package.
+    output = _capture('key_value', 'loop_pip_show_titled_blocks.txt')
+    shown = _asked(output, 'Which of these packages require idna?').text.splitlines()
+    at = shown.index('Requires: idna, typing_extensions')
+    assert shown[at - 2 : at] == ['== anyio', 'Version: 4.16.0']

@@ -1012,7 +1012,28 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
             *_symbol_above(view, span),
             *_continuation(view, span),
             *_description(view, span),
+            *_titled_block(view, span),
         ]
+    return []
+
+
+_BLOCK_TITLE_LINE = re.compile(r'(?:={2,}>?|#{2,}|-{3,})[ \t]*[\w/.~]')
+"""A title a command prints over each block of its output: `== /etc/ssl/certs/x.pem`, `==> app.log <==`, `### step`."""
+TITLED_BLOCK_LINES = 6
+"""Lines above a line looked through for the title of the block it is in: a short block's, read whole."""
+
+
+def _titled_block(view: TextView, span: Span) -> list[Span]:
+    """For a line of a short block under a title (a loop's `echo "== $f"` over each file's few lines), the title and
+    the block's lines above it: which file `Certificate will expire` is said of, and its subject and dates."""
+    above: list[Span] = []
+    for line in view.backward(span, TITLED_BLOCK_LINES):
+        content = view.content(line)
+        if not content.strip():
+            return []
+        above.append(line)
+        if _BLOCK_TITLE_LINE.match(content):
+            return above[::-1]
     return []
 
 
