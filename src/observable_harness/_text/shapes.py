@@ -2971,6 +2971,7 @@ SEARCH_FILES = 6
 SEARCH_DEFINITION_PRIORITY = 445.0
 """Where a definition among search results ranks: over the files holding most matches and the plain ends."""
 SEARCH_FILE_PRIORITY = 430.0
+"""Where the first match of a file holding many ranks: over the results' plain ends, under their definitions."""
 
 
 def _search_digest(view: TextView) -> list[Pick]:
@@ -2992,10 +2993,10 @@ def _search_digest(view: TextView) -> list[Pick]:
     ]
     counts: Counter[str] = Counter()
     first: dict[str, int] = {}
-    for found in _SEARCH_LINE.finditer(text, 0, end):
-        path = found.group(1)
+    for hit in _SEARCH_LINE.finditer(text, 0, end):
+        path = hit.group(1)
         counts[path] += 1
-        first.setdefault(path, found.start())
+        first.setdefault(path, hit.start())
     if len(counts) > 1:
         picks += [
             Pick(SEARCH_FILE_PRIORITY - rank * 0.01, (view.line_at(first[path]),), 'file')
