@@ -1028,15 +1028,7 @@ def _opening_line(view: TextView, span: Span) -> list[Span]:
     (none when the line is not indented, or no such line is that near)."""
     if not view.content(span)[:1].isspace():
         return []
-    above: list[Span] = []
-    for line in view.backward(span, OPENER_REACH):
-        content = view.content(line)
-        if not content.strip():
-            return []
-        above.append(line)
-        if not content[:1].isspace():
-            return above[::-1]
-    return []
+    return view.opened_above(span, OPENER_REACH, lambda content: not content[:1].isspace())
 
 
 PEAK_SCAN_CHARS = 256 * 1024

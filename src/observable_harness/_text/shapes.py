@@ -209,6 +209,19 @@ class TextView:
             yield preceding
             current = preceding
 
+    def opened_above(self, span: Span, limit: int, opens: Callable[[str], object]) -> list[Span]:
+        """The lines above `span` from the nearest one `opens` accepts, within `limit` lines and with no blank line
+        between (none when there is no such line): the block `span` sits in, from its opening line."""
+        above: list[Span] = []
+        for line in self.backward(span, limit):
+            content = self.content(line)
+            if not content.strip():
+                return []
+            above.append(line)
+            if opens(content):
+                return above[::-1]
+        return []
+
     def head(self, limit: int, max_chars: int) -> list[Span]:
         out: list[Span] = []
         start = 0
@@ -1026,15 +1039,7 @@ TITLED_BLOCK_LINES = 6
 def _titled_block(view: TextView, span: Span) -> list[Span]:
     """For a line of a short block under a title (a loop's `echo "== $f"` over each file's few lines), the title and
     the block's lines above it: which file `Certificate will expire` is said of, and its subject and dates."""
-    above: list[Span] = []
-    for line in view.backward(span, TITLED_BLOCK_LINES):
-        content = view.content(line)
-        if not content.strip():
-            return []
-        above.append(line)
-        if _BLOCK_TITLE_LINE.match(content):
-            return above[::-1]
-    return []
+    return view.opened_above(span, TITLED_BLOCK_LINES, _BLOCK_TITLE_LINE.match)
 
 
 def lines_between(view: TextView, first: Span, second: Span, most: int) -> list[Span] | None:
