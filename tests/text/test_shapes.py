@@ -2180,3 +2180,34 @@ def test_a_line_of_a_titled_block_comes_with_its_title() -> None:
     shown = _asked(output, 'Which of these packages require idna?').text.splitlines()
     at = shown.index('Requires: idna, typing_extensions')
     assert shown[at - 2 : at] == ['== anyio', 'Version: 4.16.0']
+
+
+def test_a_metrics_exposition_shows_its_failure_counters_and_the_samples_a_request_names() -> None:
+    # `curl -s localhost:9391/metrics` of a real Prometheus whose Alertmanager is unreachable and one of whose recording
+    # rules fails at every evaluation. Without a request: the failure counters above zero. Asked about notifications:
+    # the samples of the metrics whose descriptions hold the request's words (`# HELP ... sending to Alertmanager.`),
+    # which hold the values, rather than the descriptions.
+    output = _capture('key_value', 'prometheus_metrics_dead_alertmanager.txt')
+    shape = look(output)[1]
+    assert (shape.kind, shape.variant) == (ShapeKind.key_value, 'metrics')
+    plain = select_preview(output, 1_000).text.splitlines()
+    assert 'prometheus_rule_evaluation_failures_total{rule_group="rules/app.yml;app"} 25' in plain
+    assert 'prometheus_notifications_errors_total{alertmanager="http://127.0.0.1:9/api/v2/alerts"} 1' in plain
+    assert 'prometheus_notifications_dropped_total 2' in plain
+    prompt = 'Alerts never arrive. Is Prometheus reaching the Alertmanager, or are notifications failing?'
+    shown = _asked(output, prompt).text.splitlines()
+    assert 'prometheus_notifications_errors_total{alertmanager="http://127.0.0.1:9/api/v2/alerts"} 1' in shown
+    assert 'prometheus_notifications_sent_total{alertmanager="http://127.0.0.1:9/api/v2/alerts"} 2' in shown
+    assert not any(line.startswith('# HELP prometheus_notifications') for line in shown)
+
+
+def test_a_supervised_programs_traceback_names_the_function_its_comprehension_ran_in() -> None:
+    # supervisord at `loglevel=debug` (real): a job's stderr logged under the supervisor's lines, the job failing in a
+    # dict comprehension. The frame that says where is the function the comprehension runs in (`in parse`), shown
+    # with the comprehension's own; the supervisor's `WARN exited: ... not expected` says the job did not come back.
+    output = _capture('logs', 'supervisord_debug_importer_dictcomp.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert "ValueError: invalid literal for int() with base 10: 'n/a'" in shown
+    assert '  File "/home/dev/svd/job.py", line 3, in parse' in shown
+    assert '  File "/home/dev/svd/job.py", line 3, in <dictcomp>' in shown
+    assert any(line.endswith('WARN exited: importer (exit status 1; not expected)') for line in shown)

@@ -29,7 +29,7 @@ import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice, pairwise, takewhile
 
 from .counting import newlines
@@ -80,6 +80,7 @@ from .shapes import (
     lines_between,
     logged_traceback,
     message_details,
+    metric_sample,
     own_frame,
     path_line,
     rare_values,
@@ -117,6 +118,7 @@ MIDDLE_MARKERS = (
     ': *** ',  # make stopping or skipping a target: `make: *** No rule to make target`, `make[1]: *** [x] Error 1`
     ': warning: ',  # a compiler's warning: `../json_object.c:760:24: warning: leak of 'k' [CWE-401]`
     'WARNING',  # a log level: `WARNING License classifiers are deprecated.`, Maven's `[WARNING]`
+    ' WARN ',  # the level's short name (supervisord's `WARN exited: worker (exit status 1; not expected)`, log4j's)
     '\nwarning: ',  # rustc's, opening its line: `warning: use of deprecated method ...` (not setuptools' indented ones)
     ' passing (',  # mocha's tally, printed before its failures' details: `  1255 passing (3s)`
     'HTTP/1.1" 5',  # a request answered with a 5xx status in an access log: `"PUT /user/1 HTTP/1.1" 500 336`
@@ -342,7 +344,8 @@ def select_preview(
         alone = shape.kind in (ShapeKind.log, ShapeKind.diagnostics)
         shown: set[str] = set()
         weak_seen: set[str] = set()
-        for rank, match in enumerate(_varied(text, matches.lines)[:INTENT_GROUPS]):
+        found = _metric_matches(view, matches.lines) if shape.variant == 'metrics' else matches.lines
+        for rank, match in enumerate(_varied(text, found)[:INTENT_GROUPS]):
             span = (match.start, match.end)
             if alone and not text[match.start : match.start + 1].isspace():
                 line = _LEADING_STAMP.sub('', text[match.start : match.end], count=1)  # the same line at another time
@@ -525,6 +528,21 @@ _GUTTER_LINE = re.compile(r' *\d+ \| | {2,}\| ')
 `help: try:` below the quoted line)."""
 ECHO_OPTIONS = 5
 """Options (`-Wall`, `--with-x`) a line needs, and a third of its words at least, to be a command a build echoed."""
+
+
+def _metric_matches(view: TextView, lines: Sequence[LineMatch]) -> list[LineMatch]:
+    """An exposition's lines the request's words found, each description (`# HELP name The total number of rule
+    evaluation failures.`) read as the metric's first sample, which holds the value it describes; once each."""
+    out: list[LineMatch] = []
+    taken: set[int] = set()
+    for match in lines:
+        sample = metric_sample(view, (match.start, match.end))
+        if sample is not None:
+            match = replace(match, start=sample[0], end=sample[1], focus=sample[0])
+        if match.start not in taken:
+            taken.add(match.start)
+            out.append(match)
+    return out
 
 
 def _quoted_or_echoed(text: str, start: int, end: int) -> bool:

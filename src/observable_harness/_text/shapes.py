@@ -495,6 +495,10 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.diagnostics, 'carets')
     if '>> Issue: [' in joined and sum(1 for line in nonblank if _ISSUE.match(line)) >= 2:
         return Shape(ShapeKind.diagnostics, 'issues')
+    if any(line.startswith('# TYPE ') for line in nonblank) and _over(
+        nonblank, lambda line: bool(_EXPOSITION_LINE.match(line)), 0.9
+    ):
+        return Shape(ShapeKind.key_value, 'metrics')  # Prometheus' text format (`curl .../metrics`): a sample a line
     if _over(nonblank, lambda line: bool(_SEARCH_HIT.match(line)), 0.8):
         return Shape(ShapeKind.listing, 'matches')  # `grep -rn`, `git grep -n`, `rg -n`: a file, a line, what matched
     # A log whose lines open with their level, padded to one width (uvicorn's `INFO:     127.0.0.1 - "GET ..."`),
@@ -1608,6 +1612,12 @@ def _digits_any(prefix: str) -> re.Pattern[str]:
     return re.compile(''.join(r'\d+' if part.isdigit() else re.escape(part) for part in re.split(r'(\d+)', prefix)))
 
 
+_STAMPED_LINE = re.compile(r'\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d\d:\d\d:\d\d[.,]\d')
+"""A line that opens with a date and time (or a time to the fraction of a second): a logger's, not a traceback's."""
+_ANONYMOUS_FRAME = re.compile(r', in <(?:genexpr|listcomp|dictcomp|setcomp|lambda)>\s*$')
+"""A frame of a comprehension or a lambda, which runs inside the function that made it."""
+
+
 def traceback_picks(view: TextView, traceback: Span, priority: float) -> list[Pick]:
     """The exception line and the innermost frame in the user's own code, for a `Traceback (...)` line (printed as it
     is, or logged a line at a time, each line under the logger's prefix)."""
@@ -1638,6 +1648,11 @@ def traceback_picks(view: TextView, traceback: Span, priority: float) -> list[Pi
             continue
         if text.startswith(('During handling', 'The above exception', 'Traceback (')):
             continue
+        if prefix is None and (_STAMPED_LINE.match(text) or not text.strip('^~ ')):
+            # A program run under a supervisor has its stderr logged in pieces, each under the supervisor's own stamped
+            # line (`2026-12-03 02:05:12,024 DEBG 'worker' stderr output:`), a piece breaking a frame's carets onto a
+            # line of their own: neither is the exception.
+            continue
         exception = line
         break
     picks: list[Pick] = []
@@ -1647,6 +1662,11 @@ def traceback_picks(view: TextView, traceback: Span, priority: float) -> list[Pi
     chosen = own[-1] if own else (frames[-1] if frames else None)
     if chosen is not None:
         spans = (chosen[0],) if chosen[1] is None else (chosen[0], chosen[1])
+        calls = own if own else frames
+        if len(calls) > 1 and _ANONYMOUS_FRAME.search(view.content(chosen[0])):
+            # The innermost frame is a comprehension's or a lambda's (`in <genexpr>`): the function it runs in, the
+            # frame above it, is the name the failure goes by.
+            spans = (calls[-2][0], *spans)
         picks.append(Pick(priority - 1, spans, 'traceback'))
     # The lines above a logged traceback are the log's other programs' as often as its own.
     lead = _lead_in(view, traceback) if prefix is None else []
@@ -1866,9 +1886,63 @@ def digest(
         ]
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
+    if kind is ShapeKind.key_value and shape.variant == 'metrics':
+        return _metric_alarms(view)
     if kind is ShapeKind.key_value:
         return [*_final_report(view, tail), *_rare_statuses(view)]
     return []
+
+
+_EXPOSITION_LINE = re.compile(r'# (?:HELP|TYPE|UNIT|EOF)\b|[A-Za-z_:][\w:]*(?:\{[^\n]*\})? [-+]?(?:\d|NaN|Inf)')
+"""A line of Prometheus' text format: a metric's description or type, or one of its samples (`name{labels} value`)."""
+_FAILURE_SAMPLE = re.compile(
+    r'^([A-Za-z_:][\w:]*(?:fail|error|drop|reject|discard|timeout|timedout|exceed|overflow|corrupt|panic)'
+    r'[\w:]*?)(?<!_bucket)(?<!_sum)(?<!_seconds)(?<!_bytes)(\{[^\n]*\})? ([-+]?[\d.]+(?:e[-+]?\d+)?)$'
+    r'|^([A-Za-z_:][\w:]*_success(?:ful)?|up)(\{[^\n]*\})? (0)$',
+    re.MULTILINE | re.IGNORECASE,
+)
+"""A sample of a counter of failures (`prometheus_notifications_dropped_total 6`), or of a success flag or a target's
+`up` at 0: what an exposition is read for when nothing else is asked."""
+METRIC_ALARMS = 8
+"""Such samples shown at most: the first of each metric, in the order the exposition lists them."""
+METRIC_SCAN_CHARS = 4 * 1024 * 1024
+"""Expositions up to this size are searched whole for them (a megabyte costs ~2 ms)."""
+METRIC_ALARM_PRIORITY = 415.0
+"""Above a log's first error (410): in data, such a line is all that went wrong."""
+
+
+def _metric_alarms(view: TextView) -> list[Pick]:
+    """Samples of an exposition that say something failed: a failure counter above zero, a success flag or `up` at 0,
+    the first of each metric."""
+    if view.total > METRIC_SCAN_CHARS:
+        return []
+    picks: list[Pick] = []
+    seen: set[str] = set()
+    for found in _FAILURE_SAMPLE.finditer(view.text, 0, view.end):
+        name = found.group(1) or found.group(4)
+        if name in seen or (found.group(3) is not None and float(found.group(3)) <= 0):
+            continue
+        seen.add(name)
+        picks.append(Pick(METRIC_ALARM_PRIORITY - 0.01 * len(picks), (view.line_at(found.start()),), 'error'))
+        if len(picks) == METRIC_ALARMS:
+            break
+    return picks
+
+
+def metric_sample(view: TextView, span: Span) -> Span | None:
+    """For an exposition's `# HELP name ...` or `# TYPE name ...` line, the metric's first sample below it: the value
+    its description is about."""
+    content = view.content(span)
+    if not content.startswith(('# HELP ', '# TYPE ')):
+        return None
+    name = content[7:].split(' ', 1)[0]
+    for line in view.forward(span, 4):
+        sample = view.content(line)
+        if sample.startswith(name) and sample[len(name) : len(name) + 1] in ('{', ' ', '_'):
+            return line
+        if not sample.startswith('#'):
+            return None
+    return None
 
 
 _HTTP_STATUS = re.compile(r'(?:< |  )?HTTP/\d(?:\.\d)? \d{3}\b')
