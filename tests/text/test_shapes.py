@@ -2211,3 +2211,17 @@ def test_a_supervised_programs_traceback_names_the_function_its_comprehension_ra
     assert '  File "/home/dev/svd/job.py", line 3, in parse' in shown
     assert '  File "/home/dev/svd/job.py", line 3, in <dictcomp>' in shown
     assert any(line.endswith('WARN exited: importer (exit status 1; not expected)') for line in shown)
+
+
+def test_a_ctest_run_shows_each_failed_test_with_the_line_of_its_own_output_that_says_why() -> None:
+    # `ctest -V` of cJSON (real) with its number format cut to six digits: two of 22 tests fail. CTest prints each
+    # test's output under the test's number before its result line; the tally says how many failed.
+    output = _capture('test_runs', 'ctest_v_cjson_print_precision.txt')
+    shape = look(output)[1]
+    assert (shape.kind, shape.variant) == (ShapeKind.test_run, 'ctest')
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert '91% tests passed, 2 tests failed out of 22' in shown
+    assert ' 2/22 Test  #2: parse_examples ...................***Failed    0.00 sec' in shown
+    assert '10/22 Test #10: print_number .....................***Failed    0.00 sec' in shown
+    assert any(line.startswith('10: /home/dev/cjson/tests/print_number.c:62:') and "Was '1e+12'" in line for line in shown)
+    assert any(line.startswith('2: /home/dev/cjson/tests/parse_examples.c:84:') for line in shown)

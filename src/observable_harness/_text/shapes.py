@@ -22,7 +22,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import accumulate, pairwise
+from itertools import accumulate, islice, pairwise
 from typing import NamedTuple
 
 from .counting import newlines
@@ -483,6 +483,9 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         nonblank, lambda line: bool(_OTHER_TESTS.match(line)), 0.3
     ):
         return Shape(ShapeKind.test_run, 'tests')
+    if any(line.startswith(('Test project ', 'UpdateCTestConfiguration ')) for line in head_lines[:_DETECT_HEAD]):
+        # CTest names its project first; with `-V`, each test's output follows, every line under the test's number.
+        return Shape(ShapeKind.test_run, 'ctest')
     # Findings quoted with their source need carets under it: without a `^`, no line is read twice for them.
     diagnostic = _DIAGNOSTIC.match
     if _over(nonblank, lambda line: bool(diagnostic(line)), 0.4) or ('^' in joined and _quoted_findings(nonblank)):
@@ -1842,6 +1845,8 @@ def digest(
         return _diff_digest(view)
     if kind is ShapeKind.syscalls:
         return _syscall_digest(view, tail)
+    if kind is ShapeKind.test_run and shape.variant == 'ctest':
+        return [*_test_digest(view, tail), *_ctest_causes(view)]
     if kind is ShapeKind.test_run:
         return _test_digest(view, tail)
     if kind is ShapeKind.diagnostics:
@@ -4370,13 +4375,42 @@ def _test_digest(view: TextView, tail: list[Span]) -> list[Pick]:
     return [*picks, *_panics(view)]
 
 
-_FAILED_TEST_MARKS = ('--- FAIL: ', 'not ok ', '\u2715 ', '\u2717 ', '\u00d7 ', 'Failure: ', 'Error: ')
+_CTEST_FAILED = re.compile(r'^ *\d+/\d+ Test +#(\d+): \S+ [ .]*\*\*\*[A-Z]', re.MULTILINE)
+"""CTest's line for a test that failed (`26/28 Test #26: test_json_pointer ....***Failed  1.11 sec`): its number."""
+CTEST_CAUSES = 4
+"""Failed tests whose own first failure line is shown, at most."""
+CTEST_REACH = 256 * 1024
+"""Characters above a failed test's line searched for that line: its own output, which `ctest -V` prints before it."""
+CTEST_CAUSE_PRIORITY = 436.0
+"""Just under the failed tests' lines (437-440): why each failed."""
+
+
+def _ctest_causes(view: TextView) -> list[Pick]:
+    """For each test `ctest -V` reports failed, the first line of its own output (each line under its number, `26: `)
+    that says what failed (`26: ERROR: valgrind found errors during execution:`), past the shell's trace of the
+    commands it ran (`26: + echo ERROR: ...`)."""
+    text = view.text
+    picks: list[Pick] = []
+    for failed in islice(_CTEST_FAILED.finditer(text, 0, view.end), CTEST_CAUSES):
+        number = failed.group(1)
+        cause = re.compile(
+            rf'^{number}: (?!\+ )[^\n]*?(?:ERROR|FAIL|[Ee]rror:|Assertion|Segmentation fault|definitely lost: [1-9])',
+            re.MULTILINE,
+        ).search(text, max(0, failed.start() - CTEST_REACH), failed.start())
+        if cause is not None:
+            picks.append(Pick(CTEST_CAUSE_PRIORITY - 0.01 * len(picks), (view.line_at(cause.start()),), 'failure'))
+    return picks
+
+
+_FAILED_TEST_MARKS = ('--- FAIL: ', 'not ok ', '\u2715 ', '\u2717 ', '\u00d7 ', 'Failure: ', 'Error: ', '***')
 """Literals the lines naming a failed test hold, in the runners' words: Go's `--- FAIL: TestX (0.00s)`, TAP's
 `not ok 2 - ...` (prove, node's tap), the crosses of Jest and other JavaScript runners (`✕ parses ...`),
-test-unit's `Failure: test_x(Case)` (`Error: test_x(Case)` for one that raised)."""
+test-unit's `Failure: test_x(Case)` (`Error: test_x(Case)` for one that raised), CTest's
+`26/28 Test #26: name ...***Failed`."""
 _FAILED_TEST = re.compile(
     r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2717\u00d7] \S'
-    r'|(?:Failure|Error): test\w*\()'
+    r'|(?:Failure|Error): test\w*\('
+    r'|\d+/\d+ Test +#\d+: \S+ [ .]*\*\*\*[A-Z])'
 )
 """The whole of such a line's opening: a TAP test marked `# TODO` or `# SKIP` was expected to fail."""
 _TESTS_FAILED = re.compile(r'\btests?\b.*\bfail|\bfail.*\btests?\b')
