@@ -2223,5 +2223,6 @@ def test_a_ctest_run_shows_each_failed_test_with_the_line_of_its_own_output_that
     assert '91% tests passed, 2 tests failed out of 22' in shown
     assert ' 2/22 Test  #2: parse_examples ...................***Failed    0.00 sec' in shown
     assert '10/22 Test #10: print_number .....................***Failed    0.00 sec' in shown
-    assert any(line.startswith('10: /home/dev/cjson/tests/print_number.c:62:') and "Was '1e+12'" in line for line in shown)
+    cause = '10: /home/dev/cjson/tests/print_number.c:62:'
+    assert any(line.startswith(cause) and "Was '1e+12'" in line for line in shown)
     assert any(line.startswith('2: /home/dev/cjson/tests/parse_examples.c:84:') for line in shown)
