@@ -2226,3 +2226,21 @@ def test_a_ctest_run_shows_each_failed_test_with_the_line_of_its_own_output_that
     cause = '10: /home/dev/cjson/tests/print_number.c:62:'
     assert any(line.startswith(cause) and "Was '1e+12'" in line for line in shown)
     assert any(line.startswith('2: /home/dev/cjson/tests/parse_examples.c:84:') for line in shown)
+
+
+def test_a_tap_run_shows_each_failed_assertion_under_its_tests_title_with_where_it_failed() -> None:
+    # `npx tape 'test/*.js'` of object-inspect (real) with its quote style option ignored: six of 215 assertions fail.
+    # TAP names an assertion by what it checked; the test it belongs to is the `# title` above it, and where it failed
+    # is the `at:` line of the diagnostics under it.
+    output = _capture('test_runs', 'tape_object_inspect_quote_style.txt')
+    shape = look(output)[1]
+    assert (shape.kind, shape.variant) == (ShapeKind.test_run, 'tests')
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert '# fail  6' in shown
+    for title, assertion, at in [
+        ('# element', 'not ok 24 should be deeply equivalent', 'test/element.js:14:7)'),
+        ('# quoteStyle option', 'not ok 154 double quote, quoteStyle: "double"', 'test/quoteStyle.js:17:7)'),
+    ]:
+        failed = shown.index(assertion)
+        assert title in shown[failed - 3 : failed]
+        assert any(line.strip().startswith('at: ') and line.endswith(at) for line in shown[failed : failed + 4])

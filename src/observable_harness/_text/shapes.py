@@ -335,9 +335,10 @@ _PYTEST_PROGRESS = re.compile(r'[.sSFExX]+ +\[ *\d+%\]$')
 
 _OTHER_TESTS = re.compile(
     r'(?:--- (?:PASS|FAIL): |=== RUN |(?:PASS|FAIL) +\S+\.(?:js|ts|tsx)\b|test \S+ \.\.\. (?:ok|FAILED)'
-    r'|\w+ \([\w.]+\)(?: \S.*)? \.\.\. (?:ok|FAIL|ERROR|skipped|expected failure|unexpected success))'  # unittest -v
+    r'|\w+ \([\w.]+\)(?: \S.*)? \.\.\. (?:ok|FAIL|ERROR|skipped|expected failure|unexpected success)'  # unittest -v
+    r'|(?:not )?ok \d+\b)'  # TAP's (tape, node-tap): `ok 127 should be deeply equivalent`, `not ok 128 ...`
 )
-_OTHER_TESTS_MARKS = ('PASS', 'FAIL', '=== RUN ', 'test ', ' ... ')
+_OTHER_TESTS_MARKS = ('PASS', 'FAIL', '=== RUN ', 'test ', ' ... ', 'ok ')
 """Every line `_OTHER_TESTS` matches holds one of these."""
 _KEY_VALUE = re.compile(r'\s*["\']?[\w.\-/\[\]@$]+["\']?\s*(?:=|:(?=\s|$))\s*')
 _RULE_CHARS = re.compile(r'[-=+|: \u2500-\u257f]*')
@@ -4463,6 +4464,10 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
     picks: list[Pick] = []
     for rank, span in enumerate(leaves[:FAILED_TESTS]):
         priority = FAILED_TEST_PRIORITY - rank * 0.01
+        if rank < FAILED_TEST_NOTES and (tap := _tap_failure(view, span)):
+            # A TAP assertion says what it checked, not which test: the test's title above it, and where it failed from
+            # the diagnostics under it (`at: Test.<anonymous> (test/parse.js:374:12)`).
+            picks.append(Pick(priority, tap, 'failed'))
         below = view.next_line(span)
         # The line under it says what failed or where (`test_x.rb:42:in ...`, `# Failed test ...`), unless it is the
         # next test's (Go prints a test's messages above its verdict).
@@ -4471,6 +4476,40 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
             picks.append(Pick(priority, (span, below), 'failed'))
         picks.append(Pick(priority - 0.005, (span,), 'failed'))
     return picks
+
+
+TAP_TITLE_REACH = 24
+"""Lines above a failed TAP assertion searched for the title of the test it belongs to (`# parses arrays`)."""
+TAP_BLOCK_LINES = 24
+"""Lines of a failed TAP assertion's diagnostics (a YAML block from `---` to `...`) read for where it failed."""
+
+
+def _tap_failure(view: TextView, span: Span) -> tuple[Span, ...]:
+    """For a failed TAP assertion (`not ok 128 should be deeply equivalent`), the test's title above it, the assertion,
+    and the `at:` line of its diagnostics; empty when it has neither a title nor such a line."""
+    if not view.content(span).startswith('not ok '):
+        return ()
+    title: Span | None = None
+    for line in view.backward(span, TAP_TITLE_REACH):
+        content = view.content(line)
+        if content.startswith('# ') and content[2:3].strip():
+            title = line  # `# parses arrays`, not a diagnostic (`#   Failed test 'x'`) of an assertion above
+            break
+        if not content.startswith(('ok ', 'not ok ', '#', ' ', '\t')):
+            break  # past the stream of this test's assertions and their diagnostics
+    at: Span | None = None
+    below = view.next_line(span)
+    if below is not None and view.content(below).strip() == '---':
+        for line in view.forward(below, TAP_BLOCK_LINES):
+            content = view.content(line).strip()
+            if content == '...':
+                break
+            if content.startswith('at: '):
+                at = line
+                break
+    if title is None and at is None:
+        return ()
+    return tuple(line for line in (title, span, at) if line is not None)
 
 
 PANICS = 2
