@@ -776,3 +776,15 @@ def test_a_socket_state_written_with_hyphens_is_the_lines_form() -> None:
     intent = Intent.gather(prompt='Why do connections to our proxy on 6432 never finish closing?')
     [best] = [listing[match.start : match.end] for match in find_matches(listing, intent).lines[:1]]
     assert best.startswith('FIN-WAIT-2 ')
+
+
+def test_a_qualified_name_and_a_namespace_are_looked_for_as_names_and_as_their_files_paths() -> None:
+    # Perl's, Rust's, C++'s and Ruby's qualified names: the output prints them as they are (`serde_json::Value` in
+    # an error) or as the path of the module's file (`Test/More.pm` in a checker's report).
+    found = terms(Intent.gather(prompt='Do Test::More, serde_json::Value or the Net:: modules fail?'))
+    assert found['Test::More'] is TermKind.identifier
+    assert found['Test/More'] is TermKind.path
+    assert found['serde_json::Value'] is TermKind.identifier
+    assert found['serde_json/Value'] is TermKind.path
+    assert found['Net::'] is TermKind.identifier
+    assert found['Net/'] is TermKind.path

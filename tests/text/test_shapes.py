@@ -2244,3 +2244,13 @@ def test_a_tap_run_shows_each_failed_assertion_under_its_tests_title_with_where_
         failed = shown.index(assertion)
         assert title in shown[failed - 3 : failed]
         assert any(line.strip().startswith('at: ') and line.endswith(at) for line in shown[failed : failed + 4])
+
+
+def test_a_namespace_a_request_names_finds_its_modules_status_that_is_not_ok() -> None:
+    # `podchecker` over the architecture-specific Perl modules (real): a status a module, nearly all `pod syntax OK.`
+    # Asked about the `Compress::` modules, the one of them whose POD has an error is shown, not those that are fine.
+    output = _capture('diagnostics', 'podchecker_arch_perl_modules.txt')
+    prompt = 'Do any of the Compress:: modules or Socket have POD errors, or are they clean?'
+    shown = _asked(output, prompt, budget=700).text.splitlines()
+    assert '/usr/lib/x86_64-linux-gnu/perl/5.36.0/Compress/Raw/Zlib.pm has 1 pod syntax error.' in shown
+    assert not any(line.endswith('Socket.pm pod syntax OK.') for line in shown)

@@ -72,7 +72,7 @@ _QUOTED = re.compile(r'"([^"\n]{2,80})"|(?<!\w)\'([^\'\n]{2,80})\'(?!\w)|`([^`\n
 _TOKEN = re.compile(r'(?<![\w\-])-{1,2}[A-Za-z][\w\-]*(?:=[^\s,;]+)?|[\w./\\:\-\[\]#@~]+(?:=[\w.\-]+)?')
 _TRIM = '.,;:!?)([]{}"\'`<>'
 _SETTING = re.compile(r'[A-Za-z_][\w.\-]*=[\w.\-]+')
-_IDENTIFIER = re.compile(r'[A-Za-z_][\w]*(?:[.:\-][\w]+)*')
+_IDENTIFIER = re.compile(r'[A-Za-z_][\w]*(?:(?:::|[.:\-])[\w]+)*')
 _BARE_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_-]*')
 """A name with no dot or separator in it: a library, a package, a word."""
 _ESCAPES = re.compile(r'(?:\\[\\abfnrtv0"\'/]|\\x[0-9a-fA-F]{2}|[/\\])+')
@@ -1170,6 +1170,13 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             yield Term(quoted, quoted.lower(), TermKind.quoted, _KIND_PRIOR[TermKind.quoted] * source_weight)
     for match in _TOKEN.finditer(content):
         token = match.group(0)
+        if token.endswith('::') and _IDENTIFIER.fullmatch(namespace := token.strip(_TRIM)):
+            # A namespace named by its prefix (`the Net:: modules`): its modules' names, and their files' paths.
+            weight = _KIND_PRIOR[TermKind.identifier] * source_weight * 0.8
+            yield Term(f'{namespace}::', f'{namespace}::'.lower(), TermKind.identifier, weight)
+            folder = namespace.replace('::', '/') + '/'
+            yield Term(folder, folder.lower(), TermKind.path, weight, f'{namespace}::'.lower())
+            continue
         token = token.rstrip(_TRIM) if token.startswith('-') else token.strip(_TRIM)
         if token.startswith('[') and not token.endswith(']'):
             token = token.lstrip('[')
@@ -1215,6 +1222,15 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
                     if len(part) >= _MIN_WORD and part.lower() not in STOPWORDS | GENERIC_WORDS:
                         prior = _KIND_PRIOR[TermKind.word] * source_weight
                         yield Term(part.lower(), _stem(part.lower()), TermKind.word, prior, token.lower())
+        elif kind is TermKind.identifier and '::' in token and _IDENTIFIER.fullmatch(token):
+            # A qualified name (`Test::More`, `serde_json::Value`, `ActiveRecord::Base`): a module's is also the path of
+            # its file (`Test/More.pm`), and its last part the name the output may use alone.
+            yield Term(
+                token.replace('::', '/'), token.replace('::', '/').lower(), TermKind.path, weight * 0.8, token.lower()
+            )
+            last = token.rsplit('::', 1)[-1]
+            if len(last) >= _MIN_WORD and last.lower() not in STOPWORDS | GENERIC_WORDS:
+                yield Term(last, last.lower(), TermKind.identifier, weight * 0.6, token.lower())
         elif kind is TermKind.identifier and '.' in token.strip('.') and _IDENTIFIER.fullmatch(token):
             # `json.dump`, `os.path.join`: profiles and tracebacks print the function by its own name.
             last = token.rsplit('.', 1)[-1]

@@ -684,6 +684,15 @@ not the entry the line is about."""
 LIST_COMMAS = 4
 
 
+_FINE_STATUS = re.compile(r'(?:\b(?:OK|ok|passed|PASSED|fine|clean)|\bno (?:errors?|issues?|problems?))\.?\s*$')
+"""A line that ends saying all is well with its item."""
+FINE_WEIGHT = 0.5
+
+
+def _status_weight(line: str) -> float:
+    return FINE_WEIGHT if _FINE_STATUS.search(line) else 1.0
+
+
 def _listing_weight(line: str) -> float:
     return LISTED if line.count(',') >= LIST_COMMAS else 1.0
 
@@ -742,7 +751,9 @@ def _class_weight(shape: Shape) -> Callable[[str], float] | None:
     if shape.kind is ShapeKind.key_value:
         return _listing_weight
     if _quiet(shape):
-        return None  # data, prose, or a list of findings: every line the same class, nothing to tell apart
+        # Data, prose, or a list of findings: every line of one class. Only a status that says all is well (`x.pm pod
+        # syntax OK.`, `path: OK`) tells a line apart: the item the request names is looked for where it is not.
+        return _status_weight
 
     probes = shape.kind is ShapeKind.syscalls
 
@@ -751,6 +762,8 @@ def _class_weight(shape: Shape) -> Callable[[str], float] | None:
             return 0.4  # a test runner's per-test line: its summary line says the same
         if probes and line.rstrip().endswith(_PROBE_FAILURES):
             return 0.3  # a trace's lookup that found nothing: how a program probes, not what it used
+        if _FINE_STATUS.search(line):
+            return FINE_WEIGHT  # an item's status saying all is well (`x.pm pod syntax OK.`)
         line_class = classify_line(line[:_CLASSIFIED_CHARS])
         if line_class in (LineClass.progress, LineClass.repeated):
             return 0.4
