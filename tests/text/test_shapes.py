@@ -2254,3 +2254,19 @@ def test_a_namespace_a_request_names_finds_its_modules_status_that_is_not_ok() -
     shown = _asked(output, prompt, budget=700).text.splitlines()
     assert '/usr/lib/x86_64-linux-gnu/perl/5.36.0/Compress/Raw/Zlib.pm has 1 pod syntax error.' in shown
     assert not any(line.endswith('Socket.pm pod syntax OK.') for line in shown)
+
+
+def test_tables_one_after_another_each_show_the_peak_of_the_column_a_request_names() -> None:
+    # `sadf -d ... -- -u -r -q -b` (real, sar recording a `dd` and `gzip` run): four tables one after another, each
+    # under its own `# hostname;interval;timestamp;...` header. The same place holds `%system` in one, `bwrtn/s` in
+    # another: each named column's peak is read in its own table, and shown under that table's header.
+    output = _capture('tables', 'sadf_d_cpu_mem_queue_io.txt')
+    prompt = 'During the dd and gzip run, when did %system peak, when did bwrtn/s peak, and how high did ldavg-1 get?'
+    shown = _asked(output, prompt).text.splitlines()
+    for header, peak in [
+        ('%system;%iowait', 'vm;1;2026-12-03 02:32:41 UTC;-1;0.49;0.00;49.26;0.00;1.48;48.77'),
+        ('bread/s;bwrtn/s', 'vm;1;2026-12-03 02:33:05 UTC;182.00;3.00;161.00;18.00;24.00;1106776.00;1639120.00'),
+        ('ldavg-1;ldavg-5', 'vm;1;2026-12-03 02:33:01 UTC;1;82;0.74;1.06;1.15;0'),
+    ]:
+        at = shown.index(peak)
+        assert any(header in line for line in shown[:at][-3:])

@@ -17,7 +17,7 @@ import heapq
 import itertools
 import math
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -3736,6 +3736,9 @@ def extreme_rows(
         rows = lines
         starts = [span[0] for span in sample if span[0] >= floor]
         within = None
+    whole = table and view.total <= LARGEST_SCAN_CHARS
+    if whole and (sectioned := _section_extremes(view, shape, direction, subjects)):
+        return sectioned
     if table:
         # A table measuring several things (self and cumulative time, statements and misses): the rows with the
         # largest values of each of its first two measures, the asked-for extreme being one or the other.
@@ -3933,14 +3936,52 @@ _MEASURED_NODE = re.compile(r'[ \t│|`]*(?:├── |└── |\|-- |`-- |├
 """A tree's node that opens with a number, after the lines drawn before it: the number, where its column is."""
 
 
+def _section_extremes(view: TextView, shape: Shape, direction: int, subjects: tuple[str, ...]) -> list[Pick]:
+    """In tables one after another, each under a header opening with the same field (`sadf -d`'s `# hostname;...` over
+    its CPU, disk, memory and load tables), the most extreme row of each column a request's term names, under its own
+    table's header: a column's place means another measure in each table. Empty for a single table."""
+    assert shape.header is not None
+    first = _fields(view.content(shape.header), shape.delimiter)[0]
+    if not first.strip():
+        return []
+    text, opening = view.text, f'\n{first}{shape.delimiter}'
+    headers = [shape.header]
+    found = text.find(opening, shape.header[1], view.end)
+    while found != -1 and len(headers) < TABLE_SECTIONS:
+        headers.append(view.line_at(found + 1))
+        found = text.find(opening, headers[-1][1], view.end)
+    if len(headers) == 1:
+        return []
+    rows, starts = _rows_from(view, shape.header[1] + 1)
+    picks: list[Pick] = []
+    for index, header in enumerate(headers):
+        names = _fields(view.content(header), shape.delimiter)
+        stop = headers[index + 1][0] if index + 1 < len(headers) else view.end + 1
+        low, high = bisect_left(starts, header[1] + 1), bisect_left(starts, stop)
+        section, places = rows[low:high], starts[low:high]
+        numeric = _numeric_columns([_fields(line, shape.delimiter) for line in section[:SECTION_ROWS_READ] if line])
+        for column in numeric:
+            if column < len(names) and _naming(names[column], subjects) is not None:
+                values = _column_reader(shape.delimiter, column)(section)
+                peak = _ranked(values, places, direction, None, 1)[:1]
+                picks += _extreme_picks(view, peak, len(picks) // 2, lambda _, __, header=header: header)
+    return picks
+
+
+TABLE_SECTIONS = 16
+"""Tables under repeated headers read for the columns a request names, at most."""
+SECTION_ROWS_READ = 40
+"""Rows of each read to tell which of its columns hold numbers."""
+
+
 def _naming(name: str, subjects: tuple[str, ...]) -> int | None:
     """The index of the first of a request's terms that names a column: the column's letters begin the term (`cov%`
     for "covered", `Miss` for "missing", `cumulative` for "cumulative"), or the column is one of the usual measures
     of what the term names (`RSS` for "memory", `total_ms` for "time"); None when none does."""
     letters = ''.join(char for char in name.lower() if char.isalpha())
     for index, key in enumerate(subjects):
-        if len(letters) >= 3 and key.startswith(letters):
-            return index
+        if len(letters) >= 3 and (key.startswith(letters) or ''.join(filter(str.isalpha, key)).startswith(letters)):
+            return index  # `bwrtn/s` named as it is written, or its letters as a word
         if letters in _MEASURED_BY.get(key, ()) or (key == 'time' and _TIME_KEY.search(name)):
             return index
     return None
