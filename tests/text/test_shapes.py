@@ -2270,3 +2270,13 @@ def test_tables_one_after_another_each_show_the_peak_of_the_column_a_request_nam
     ]:
         at = shown.index(peak)
         assert any(header in line for line in shown[:at][-3:])
+
+
+def test_records_asked_for_their_largest_show_the_records_ranked_by_the_member_the_request_names() -> None:
+    # `sqlite3 -json` over the Chinook sample's tracks (real), returned as parsed rows: asked which take the most bytes,
+    # the records with the largest `Bytes`, wherever they sit in the list.
+    rows = json.loads(gzip.decompress((_DATA / 'json' / 'sqlite_json_chinook_tracks.json.gz').read_bytes()))
+    output = json.dumps(rows, separators=(',', ':'))
+    shown = _asked(output, 'Which of these tracks take up the most bytes on disk?').text
+    for track in ('"TrackId":620,', '"TrackId":621,', '"TrackId":610,'):
+        assert track in shown

@@ -67,6 +67,7 @@ from .shapes import (
     TextView,
     cell_number,
     census,
+    column_named,
     compiler_symbol,
     context,
     crash_frames,
@@ -1929,6 +1930,8 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
         following = record_at(following[1])
         picks.append((99.0 - index * 0.01, following, -1))
     picks += _rare_records(text, first, following[1], len(picks) - 1, record_at)
+    if intent is not None and intent.extreme:
+        picks += _extreme_records(text, record_at(first), intent, record_at)
     scanned = 0
     offer: Offer | None = None
     chosen: list[tuple[int, int]] = []
@@ -2019,6 +2022,45 @@ RARE_RECORD_PLACES = 64
 RARE_RECORDS_CHARS = 256 * 1024
 """Lists of records up to this size are searched whole for their rare values (a regex pass per member: ~0.5 ms per
 megabyte each); larger ones keep their head and their end."""
+
+
+EXTREME_RECORDS = 4
+"""Records with the largest (or smallest) value of the member a request ranks by, shown at most."""
+EXTREME_RECORDS_CHARS = 4 * 1024 * 1024
+"""Lists of records up to this size are searched whole for that member's values (one regex pass)."""
+
+
+def _extreme_records(
+    text: str, first: tuple[int, int], intent: Intent, record_at: Callable[[int], tuple[int, int]]
+) -> list[tuple[float, tuple[int, int], int]]:
+    """The records holding the largest (or smallest, as asked) number of the member the request ranks by: the one
+    its word for the measure is a word of (`total` of `total_exec_ms`), or names as a column is named (`time`).
+    "Which queries take the most total time" is answered by the records ranked so, wherever they sit in the list."""
+    if len(text) > EXTREME_RECORDS_CHARS:
+        return []
+    wanted = tuple(word for word in (intent.measure, *(term.key for term in intent.terms)) if word)
+    numeric = [
+        found.group(1)
+        for found in _SCALAR_MEMBER.finditer(text, first[0], first[1])
+        if found.group(2)[:1] in '-0123456789'
+    ]
+    key = next((name for word in wanted for name in numeric if _measured_by(name, word)), None)
+    if key is None:
+        return []
+    values = re.compile(f'"{re.escape(key)}":(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)')
+    direction = 1 if intent.extreme > 0 else -1
+    found = [(float(match.group(1)) * direction, -match.start()) for match in values.finditer(text)]
+    return [
+        (EXTREME_PRIORITY - rank * 0.01, record_at(-place), -1)
+        for rank, (_, place) in enumerate(heapq.nlargest(EXTREME_RECORDS, found))
+    ]
+
+
+def _measured_by(name: str, word: str) -> bool:
+    """Whether a member's name is what a request's word for a measure names: one of its words (`total` of
+    `total_exec_ms`), or a column of that measure (`time`: a duration's name)."""
+    parts = re.split(r'[_\W]+', name.lower())
+    return word in parts or column_named(name, (word,))
 
 
 def _rare_records(

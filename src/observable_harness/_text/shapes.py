@@ -3974,6 +3974,11 @@ SECTION_ROWS_READ = 40
 """Rows of each read to tell which of its columns hold numbers."""
 
 
+def column_named(name: str, subjects: tuple[str, ...]) -> bool:
+    """Whether one of a request's terms names the column (or member) `name` (see `_naming`)."""
+    return _naming(name, subjects) is not None
+
+
 def _naming(name: str, subjects: tuple[str, ...]) -> int | None:
     """The index of the first of a request's terms that names a column: the column's letters begin the term (`cov%`
     for "covered", `Miss` for "missing", `cumulative` for "cumulative"), or the column is one of the usual measures
