@@ -2280,3 +2280,22 @@ def test_records_asked_for_their_largest_show_the_records_ranked_by_the_member_t
     shown = _asked(output, 'Which of these tracks take up the most bytes on disk?').text
     for track in ('"TrackId":620,', '"TrackId":621,', '"TrackId":610,'):
         assert track in shown
+
+
+def test_a_packet_dump_shows_each_kind_of_exchange_and_each_service_that_reset_a_connection() -> None:
+    # `tcpdump -nn -i lo -A -s 400` (real) while a client polled a health file on a local HTTP server, a port nothing
+    # listened on, and now and then a path the server does not have. Each kind of request and response once, with the
+    # header saying who sent it, and the first reset of each service: what went over the wire, not every poll of it.
+    output = gzip.decompress((_DATA / 'logs' / 'tcpdump_A_lo_health_checks.txt.gz').read_bytes()).decode(
+        'utf-8', 'replace'
+    )
+    shown = select_preview(output, 1_000).text.splitlines()
+    for kind, who in [
+        ('GET /health.json HTTP/1.1', 'User-Agent: healthcheck/1.0'),
+        ('HTTP/1.0 200 OK', 'Server: SimpleHTTP/0.6 Python/3.11.7'),
+        ('GET /api/v1/ready HTTP/1.1', 'User-Agent: Python-urllib/3.11'),
+        ('HTTP/1.0 404 File not found', 'Server: SimpleHTTP/0.6 Python/3.11.7'),
+    ]:
+        at = next(index for index, line in enumerate(shown) if line.endswith(kind))
+        assert who in shown[at + 1 : at + 4]
+    assert any(' IP 127.0.0.1.8766 > ' in line and 'Flags [R.]' in line for line in shown)

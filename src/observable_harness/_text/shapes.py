@@ -1882,6 +1882,7 @@ def digest(
             *_keyed_outliers(view, [*head, *sample, *tail]),
             *_section_tops(view, [*head, *sample, *tail]),
             *_http_exchanges(view, [*head, *sample, *tail]),
+            *_packet_exchanges(view, [*head, *sample, *tail]),
             *_block_totals(view),
             *_call_first_frame(view),
             *_panics(view),
@@ -2007,6 +2008,58 @@ def _http_exchanges(view: TextView, read: list[Span]) -> list[Pick]:
             or (name not in everywhere and name not in _VOLATILE_HEADERS)
         ]
         picks.append(Pick(HEADER_PRIORITY - 2 - rank * 0.01, (lines[0], *telling[:HTTP_TELLING]), 'rare'))
+    return picks
+
+
+_PACKET_LINE = re.compile(r'\d\d:\d\d:\d\d\.\d+ IP6? \S+ > \S+: Flags \[')
+"""A packet's line in `tcpdump`'s output: its time, addresses and TCP flags."""
+_PAYLOAD_HTTP = re.compile(
+    r'(?:GET|POST|PUT|DELETE|HEAD|PATCH|OPTIONS) /\S* HTTP/\d(?:\.\d)?|HTTP/\d(?:\.\d)? \d{3}\b[^\n]*'
+)
+"""A request line or a status line in a packet's payload as `tcpdump -A` prints it (after the TCP header's bytes)."""
+_RESET = re.compile(r'^[^\n]* IP6? \S+?\.(\d+) > \S+?\.(\d+): Flags \[R\.?\][^\n]*', re.MULTILINE)
+"""A packet resetting its connection: a port nothing listens on, or a peer that gave up."""
+PACKET_SCAN_CHARS = 1024 * 1024
+"""Packet dumps up to this size are read whole for their kinds of exchange."""
+PACKET_KINDS = 6
+"""Kinds of request and response (and resetting peers) shown, at most, each as it first came."""
+PAYLOAD_HEADER_LINES = 8
+"""Lines under a request or status line read for the header that says who sent it (`User-Agent`, `Server`)."""
+_WHO_HEADER = ('User-Agent:', 'Server:')
+
+
+def _packet_exchanges(view: TextView, read: list[Span]) -> list[Pick]:
+    """In a packet dump with payloads (`tcpdump -A`), each kind of HTTP request and response once, as it first came,
+    with the header saying which client or server it is; and the first packet each peer reset a connection with (a
+    port nothing listens on). What went over the wire, where the dump repeats it with every poll."""
+    if view.total > PACKET_SCAN_CHARS or not any(_PACKET_LINE.match(view.content(span)) for span in read):
+        return []
+    text = view.text
+    picks: list[Pick] = []
+    kinds: set[str] = set()
+    for found in _PAYLOAD_HTTP.finditer(text, 0, view.end):
+        kind = found.group(0).strip()
+        if kind in kinds:
+            continue
+        kinds.add(kind)
+        line = view.line_at(found.start())
+        who = next(
+            (
+                below
+                for below in view.forward(line, PAYLOAD_HEADER_LINES)
+                if view.content(below).startswith(_WHO_HEADER)
+            ),
+            None,
+        )
+        picks.append(Pick(HEADER_PRIORITY - 2 - len(picks) * 0.01, (line,) if who is None else (line, who), 'rare'))
+        if len(kinds) == PACKET_KINDS:
+            break
+    services: set[int] = set()  # each reset once per service: the lower of its two ports (the other is a client's)
+    for found in _RESET.finditer(text, 0, view.end):
+        service = min(int(found.group(1)), int(found.group(2)))
+        if service not in services and len(services) < PACKET_KINDS // 2:
+            services.add(service)
+            picks.append(Pick(HEADER_PRIORITY - 2.5 - len(services) * 0.01, (view.line_at(found.start()),), 'rare'))
     return picks
 
 
