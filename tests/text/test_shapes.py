@@ -2299,3 +2299,17 @@ def test_a_packet_dump_shows_each_kind_of_exchange_and_each_service_that_reset_a
         at = next(index for index, line in enumerate(shown) if line.endswith(kind))
         assert who in shown[at + 1 : at + 4]
     assert any(' IP 127.0.0.1.8766 > ' in line and 'Flags [R.]' in line for line in shown)
+
+
+def test_a_package_the_request_names_is_read_on_its_own_line_not_in_a_wrapped_list_of_names() -> None:
+    # `apt-get -s install libreoffice-writer` (real): the packages it would install, first as lists wrapped four to
+    # six names a line, then a line each (`Inst python3-uno (4:7.4.7-1+deb12u14 ...)`) under apt's account of them all.
+    # Asked about two of them, their own lines say what version comes from where; the wrapped lists say only that
+    # they are among hundreds.
+    output = _capture('logs', 'apt_get_s_install_libreoffice_writer.txt')
+    prompt = 'Would installing libreoffice-writer also pull in python3-uno and fonts-liberation2, and how many in all?'
+    shown = _asked(output, prompt).text.splitlines()
+    assert '11 upgraded, 314 newly installed, 0 to remove and 137 not upgraded.' in shown
+    assert 'Inst python3-uno (4:7.4.7-1+deb12u14 Debian:12.15/oldstable [amd64])' in shown
+    assert 'Inst fonts-liberation2 (2.1.5-1 Debian:12.15/oldstable [all])' in shown
+    assert not any(line.startswith('  ') and 'python3-uno' in line for line in shown)

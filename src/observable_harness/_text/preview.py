@@ -122,6 +122,7 @@ MIDDLE_MARKERS = (
     ' WARN ',  # the level's short name (supervisord's `WARN exited: worker (exit status 1; not expected)`, log4j's)
     '\nwarning: ',  # rustc's, opening its line: `warning: use of deprecated method ...` (not setuptools' indented ones)
     ' passing (',  # mocha's tally, printed before its failures' details: `  1255 passing (3s)`
+    ' newly installed, ',  # apt's account, before what it unpacks: `148 upgraded, 0 newly installed, 0 to remove ...`
     'HTTP/1.1" 5',  # a request answered with a 5xx status in an access log: `"PUT /user/1 HTTP/1.1" 500 336`
     'HTTP/1.0" 5',
     'HTTP/2.0" 5',
@@ -688,6 +689,8 @@ LIST_COMMAS = 4
 _FINE_STATUS = re.compile(r'(?:\b(?:OK|ok|passed|PASSED|fine|clean)|\bno (?:errors?|issues?|problems?))\.?\s*$')
 """A line that ends saying all is well with its item."""
 FINE_WEIGHT = 0.5
+_NAME_RUN = re.compile(r'\s+(?:[\w.+:~-]+ +){3,}[\w.+:~-]+\s*')
+"""An indented line of four or more bare names and nothing else: a list wrapped to the terminal's width."""
 
 
 def _status_weight(line: str) -> float:
@@ -765,6 +768,8 @@ def _class_weight(shape: Shape) -> Callable[[str], float] | None:
             return 0.3  # a trace's lookup that found nothing: how a program probes, not what it used
         if _FINE_STATUS.search(line):
             return FINE_WEIGHT  # an item's status saying all is well (`x.pm pod syntax OK.`)
+        if _NAME_RUN.fullmatch(line):
+            return LISTED  # a wrapped list of names (`  nginx-common openjdk-17-jdk ...`): a line about one says more
         line_class = classify_line(line[:_CLASSIFIED_CHARS])
         if line_class in (LineClass.progress, LineClass.repeated):
             return 0.4
