@@ -2313,3 +2313,16 @@ def test_a_package_the_request_names_is_read_on_its_own_line_not_in_a_wrapped_li
     assert 'Inst python3-uno (4:7.4.7-1+deb12u14 Debian:12.15/oldstable [amd64])' in shown
     assert 'Inst fonts-liberation2 (2.1.5-1 Debian:12.15/oldstable [all])' in shown
     assert not any(line.startswith('  ') and 'python3-uno' in line for line in shown)
+
+
+def test_a_gprof_report_shows_its_top_rows_under_their_column_names_and_its_call_graphs_first_entries() -> None:
+    # `gprof` of a cJSON driver that parses and prints a 15 MB document six times (real). The flat profile's rows, by
+    # each function's own time, sit under a title and two lines of column names; the call graph's entries, by the time
+    # with what each calls, say where the time goes (printing 49.6%), below pages of gprof's explanations.
+    output = _capture('tables', 'gprof_cjson_parse_print.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    top = shown.index(' 31.06      0.39     0.39        6    64.20   102.55  print_value')
+    assert shown[top - 1].startswith(' time   seconds   seconds    calls')
+    assert shown[top + 1].endswith('cJSON_Delete')
+    assert any(line.startswith('index % time    self  children') for line in shown)
+    assert '[2]     49.6    0.00    0.62       6         cJSON_Print [2]' in shown

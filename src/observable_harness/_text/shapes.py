@@ -1883,6 +1883,7 @@ def digest(
             *_section_tops(view, [*head, *sample, *tail]),
             *_http_exchanges(view, [*head, *sample, *tail]),
             *_packet_exchanges(view, [*head, *sample, *tail]),
+            *_call_graph_entries(view),
             *_block_totals(view),
             *_call_first_frame(view),
             *_panics(view),
@@ -2060,6 +2061,38 @@ def _packet_exchanges(view: TextView, read: list[Span]) -> list[Pick]:
         if service not in services and len(services) < PACKET_KINDS // 2:
             services.add(service)
             picks.append(Pick(HEADER_PRIORITY - 2.5 - len(services) * 0.01, (view.line_at(found.start()),), 'rare'))
+    return picks
+
+
+_CALL_GRAPH_TITLE = 'Call graph'
+_CALL_GRAPH_ENTRY = re.compile(r'^\[\d+\]\s+\d+(?:\.\d+)?\s[^\n]*', re.MULTILINE)
+"""A function's own line in gprof's call graph (`[5]     26.2    0.00    0.33       6         cJSON_Parse [5]`), among
+the indented lines of its callers and callees."""
+CALL_GRAPH_ENTRIES = 6
+"""Call graph entries shown: gprof numbers them by the time spent in each with its callees, the largest first."""
+CALL_GRAPH_CHARS = 4 * 1024 * 1024
+CALL_GRAPH_PRIORITY = 445.0
+"""Under a sorted table's top rows (the flat profile's), above the first error."""
+
+
+def _call_graph_entries(view: TextView) -> list[Pick]:
+    """In gprof's report, the call graph's first entries under its column names: where the time goes counting what
+    each function calls (parsing, printing, freeing), which the flat profile, by each function's own time, does not
+    say."""
+    text = view.text
+    found = text.find(_CALL_GRAPH_TITLE) if view.total <= CALL_GRAPH_CHARS else -1
+    columns = text.find('\nindex % time', found, view.end) if found != -1 else -1
+    if columns == -1:
+        return []
+    entries = [
+        view.line_at(entry.start())
+        for entry in islice(_CALL_GRAPH_ENTRY.finditer(text, columns, view.end), CALL_GRAPH_ENTRIES)
+    ]
+    if not entries:
+        return []
+    header = view.line_at(columns + 1)
+    picks = [Pick(CALL_GRAPH_PRIORITY, (header, entries[0]), 'top')]
+    picks += [Pick(CALL_GRAPH_PRIORITY - 0.01 * rank, (entry,), 'top') for rank, entry in enumerate(entries[1:], 1)]
     return picks
 
 
@@ -2938,6 +2971,8 @@ def _run_end(view: TextView, head: list[Span], tail: list[Span], sample: list[Sp
 SORTED_READ = 12
 """Rows at an end read to tell whether the lines are sorted by a measure there."""
 SORTED_SHOWN = 8
+SORTED_LEAD = 4
+"""Lines at a list's head that may stand over it (a title, the column names) before its sorted rows."""
 """Rows at the end holding the largest values shown, the first few above what a request names."""
 SORTED_SPREAD = 1.5
 """How many times the last of the rows read its largest must be, for the rows to be ranked by a measure."""
@@ -2954,11 +2989,16 @@ def _sorted_ends(view: TextView, head: list[Span], tail: list[Span]) -> list[Pic
         if len(lines) < SORTED_READ // 2:
             continue
         contents = [view.content(span) for span in lines]
-        if not _sorted_by(contents):
-            # A line closing the list (`✓ built in 8.62s` under a build's sizes) or opening it is not of it.
-            if not _sorted_by(contents[1:], distinct=True):
-                continue
-            lines = lines[1:]
+        # A line closing the list (`✓ built in 8.62s` under a build's sizes) or opening it is not of it, nor, at its
+        # head, a title and the column names (gprof's `Flat profile:` over its two lines of them).
+        lead = next((skip for skip in range(SORTED_LEAD + 1) if _sorted_by(contents[skip:], distinct=skip > 0)), None)
+        if lead is None or len(contents) - lead < SORTED_READ // 2:
+            continue
+        above, lines = lines[max(0, lead - 2) : lead], lines[lead:]
+        if rows is head and len(above) == 2:
+            # Under a title, the two lines above the rows are their column names (`%  cumulative  self`, `time
+            # seconds  seconds  calls  name`): they say what the numbers are.
+            picks.append(Pick(SORTED_TOP_PRIORITY - 0.5, (*above, lines[0]), 'top'))
         picks += [
             Pick((SORTED_TOP_PRIORITY if rank < SORTED_TOP else HEADER_PRIORITY) - 1 - rank * 0.01, (span,), 'top')
             for rank, span in enumerate(lines[:SORTED_SHOWN])
