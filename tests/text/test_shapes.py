@@ -2326,3 +2326,12 @@ def test_a_gprof_report_shows_its_top_rows_under_their_column_names_and_its_call
     assert shown[top + 1].endswith('cJSON_Delete')
     assert any(line.startswith('index % time    self  children') for line in shown)
     assert '[2]     49.6    0.00    0.62       6         cJSON_Print [2]' in shown
+
+
+def test_a_list_of_things_and_their_kinds_shows_those_of_a_flagged_kind_first() -> None:
+    # `file /usr/bin/[a-m]*` (real): 614 programs, most an `ELF 64-bit` executable or a `symbolic link`. Those whose
+    # kind is a common one flagged (`setuid ELF 64-bit`, `setgid ELF 64-bit`) are what an audit reads the list for.
+    output = _capture('listing', 'file_usr_bin_a_m.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    flagged = [line.split(':', 1)[0] for line in shown if ' setuid ELF ' in line or ' setgid ELF ' in line]
+    assert flagged[:5] == ['/usr/bin/chage', '/usr/bin/chfn', '/usr/bin/chsh', '/usr/bin/expiry', '/usr/bin/gpasswd']

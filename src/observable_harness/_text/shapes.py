@@ -1884,6 +1884,7 @@ def digest(
             *_http_exchanges(view, [*head, *sample, *tail]),
             *_packet_exchanges(view, [*head, *sample, *tail]),
             *_call_graph_entries(view),
+            *_rare_kinds(view, [*head, *sample, *tail]),
             *_block_totals(view),
             *_call_first_frame(view),
             *_panics(view),
@@ -2106,6 +2107,55 @@ _STATUS_LINE = re.compile(r'\n[^\n]*: ([^:\n]{1,40})(?=\n)')
 before it (see `_BLOCK_TOTAL`)."""
 STATUS_SHARE = 0.8
 """Share of such lines one value must hold for the values to be statuses (most things OK, a few not)."""
+
+
+_NAMED_KIND = re.compile(r'\n([^\s:]+):[ \t]+([^\s,;]+)')
+"""A line naming a thing and then what kind of thing it is (`file`'s `/usr/bin/su:   setuid ELF 64-bit ...`); from the
+line break before it."""
+_NAMED_KIND_LINE = re.compile(r'[^\s:]+:[ \t]+\S')
+KIND_SHARE = 0.3
+"""Share of the lines the commonest kind must hold for the kinds to be what the lines are told apart by."""
+
+
+def _rare_kinds(view: TextView, read: list[Span]) -> list[Pick]:
+    """In a list of things each followed by what kind it is (`file /usr/bin/*`: `ELF`, `symbolic link`, `POSIX shell
+    script`), the few of a rare kind (the `setuid` and `setgid` executables among hundreds): what an audit reads it
+    for, wherever they are in it."""
+    lines = [content for span in read if (content := view.content(span)).strip()]
+    if view.total > ROW_SCAN_CHARS or not _over(lines, lambda line: bool(_NAMED_KIND_LINE.match(line)), 0.9):
+        return []
+    places: dict[str, list[int]] = {}
+    for found in _NAMED_KIND.finditer(f'\n{view.text[: view.end]}'):
+        places.setdefault(found.group(2), []).append(found.start())
+    total = sum(len(held) for held in places.values())
+    if total < RARE_MIN_ROWS or max(len(held) for held in places.values()) < KIND_SHARE * total:
+        return []
+    rare = max(2, total // 100)
+    common = {kind for kind, held in places.items() if len(held) > rare}
+    text = view.text
+
+    def marks_common(kind: str) -> bool:
+        # A word put before a common kind (`setuid ELF 64-bit` among `ELF 64-bit`): that kind, flagged.
+        start = places[kind][0] + 1
+        at = text.find(f'{kind} ', start, start + ROW_KIND_REACH) + len(kind) + 1
+        return text[at : text.find(' ', at, at + ROW_KIND_REACH)] in common
+
+    # The flagged kinds, then the rarest, as many as `RARE_KIND_LINES` lines hold: more odd lines are texture.
+    odd = sorted((not marks_common(kind), len(held), kind) for kind, held in places.items() if len(held) <= rare)
+    chosen: list[int] = []
+    for _, count, kind in odd:
+        if len(chosen) + count > RARE_KIND_LINES:
+            break
+        chosen += places[kind]
+    return [
+        Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(place),), 'rare') for rank, place in enumerate(chosen)
+    ]
+
+
+RARE_KIND_LINES = 12
+"""Lines of the rare kinds shown at most."""
+ROW_KIND_REACH = 512
+"""Characters of a line read for where its kind is said."""
 
 
 def _rare_statuses(view: TextView) -> list[Pick]:
