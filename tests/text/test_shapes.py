@@ -2335,3 +2335,24 @@ def test_a_list_of_things_and_their_kinds_shows_those_of_a_flagged_kind_first() 
     shown = select_preview(output, 1_000).text.splitlines()
     flagged = [line.split(':', 1)[0] for line in shown if ' setuid ELF ' in line or ' setgid ELF ' in line]
     assert flagged[:5] == ['/usr/bin/chage', '/usr/bin/chfn', '/usr/bin/chsh', '/usr/bin/expiry', '/usr/bin/gpasswd']
+
+
+def test_a_table_of_samples_shows_the_burst_of_a_column_with_the_samples_around_it() -> None:
+    # `vmstat -w -t 1 45` (real) while `dd ... oflag=direct` wrote 1.5 GB: block writes (`bo`) of tens a second jump a
+    # thousandfold for three seconds. Unasked, the sample where a column is many times its median, with the samples
+    # before and after it: when the burst came, how high it went, how it ended.
+    output = _capture('tables', 'vmstat_w_t_dd_burst.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    at = next(index for index, line in enumerate(shown) if ' 1070080 ' in line)
+    assert shown[at].endswith('2026-12-03 02:58:17')
+    assert shown[at - 1].endswith('2026-12-03 02:58:16')
+    assert shown[at + 1].endswith('2026-12-03 02:58:18')
+
+
+def test_records_are_ranked_by_a_member_whose_name_holds_spaces() -> None:
+    # `sqlite3 -json` with its columns named for people (`"File Size"`, `"Length ms"`), returned as parsed rows.
+    rows = json.loads(gzip.decompress((_DATA / 'json' / 'sqlite_json_chinook_tracks_aliased.json.gz').read_bytes()))
+    output = json.dumps(rows, separators=(',', ':'))
+    shown = _asked(output, 'Which of these tracks have the largest file size?').text
+    for track in ('"Track Id":2820,', '"Track Id":2832,', '"Track Id":2899,'):
+        assert track in shown

@@ -568,6 +568,8 @@ def _measure_word(said: str, start: int) -> str:
         word = found.group().lower()
         if word in _MEASURE_WORDS:
             return word
+        if word in _CUE_MEASURES:
+            return _CUE_MEASURES[word]  # the cue says it: "the costliest incidents" are ranked by their cost
         if word in STOPWORDS or _LARGEST.fullmatch(word) or _SMALLEST.fullmatch(word) or word in _CUE_GLUE:
             continue
         return word if len(word) >= 3 else ''
@@ -582,6 +584,8 @@ _CUE_GLUE = frozenset(
     )
 )
 _MEASURE_WORDS = frozenset(('time', 'memory', 'space', 'size', 'disk', 'cpu'))
+_CUE_MEASURES = {'costliest': 'cost'}
+"""Cues that name their measure themselves."""
 """Words naming a measure that the request vocabulary would otherwise pass over."""
 
 

@@ -2044,11 +2044,7 @@ def _extreme_records(
     if len(text) > EXTREME_RECORDS_CHARS:
         return []
     wanted = tuple(word for word in (intent.measure, *(term.key for term in intent.terms)) if word)
-    numeric = [
-        found.group(1)
-        for found in _SCALAR_MEMBER.finditer(text, first[0], first[1])
-        if found.group(2)[:1] in '-0123456789'
-    ]
+    numeric = [found.group(1) for found in _NUMBER_MEMBER.finditer(text, first[0], first[1])]
     key = next((name for word in wanted for name in numeric if _measured_by(name, word)), None)
     if key is None:
         return []
@@ -2059,6 +2055,10 @@ def _extreme_records(
         (EXTREME_PRIORITY - rank * 0.01, record_at(-place), -1)
         for rank, (_, place) in enumerate(heapq.nlargest(EXTREME_RECORDS, found))
     ]
+
+
+_NUMBER_MEMBER = re.compile(r'"((?:[^"\\\n]|\\.){1,60})":-?\d[\d.]*(?:[eE][-+]?\d+)?(?=[,}])')
+"""A member holding a number, whatever its name is spelled with (`"Cost Total $":7043545`)."""
 
 
 def _measured_by(name: str, word: str) -> bool:

@@ -1839,7 +1839,12 @@ def digest(
     kind = shape.kind
     if kind is ShapeKind.table:
         # A profiler's tables, one a function under its total (line_profiler's), are read by their totals too.
-        return [*_table_digest(view, shape, head), *_block_totals(view), *_embedded_tables(view, head, tail)]
+        return [
+            *_table_digest(view, shape, head),
+            *_column_bursts(view, shape),
+            *_block_totals(view),
+            *_embedded_tables(view, head, tail),
+        ]
     if kind is ShapeKind.history:
         return _history_digest(view, head, shape.variant)
     if kind is ShapeKind.diff:
@@ -3418,6 +3423,51 @@ HEADER_PRIORITY = 460.0
 SORTED_TOP_PRIORITY = 950.0
 SORTED_TOP = 3
 TOP_ROWS = 12
+
+
+BURST_RATIO = 20.0
+"""How many times its column's median a value must be to be a burst (a disk's writes during a backup)."""
+BURST_COLUMNS = 2
+"""Columns whose burst is shown, those bursting the most."""
+BURST_PRIORITY = 445.0
+"""Under a table's header and top rows, above its plain rows."""
+BURST_ROWS_READ = 200
+"""Rows read to tell which columns hold numbers."""
+
+
+def _column_bursts(view: TextView, shape: Shape) -> list[Pick]:
+    """In a table of samples (`vmstat 1`, `iostat`), the row where a column's value is many times its median (block
+    writes a thousand times their usual), with the rows before and after it: when the burst came, how high
+    it went, and how it ended."""
+    if shape.header is None or view.total > ROW_SCAN_CHARS:
+        return []
+    floor = shape.header[1] + 1
+    rows, starts = _rows_from(view, floor)
+    read = [_fields(line, shape.delimiter) for line in rows[:BURST_ROWS_READ] if line.strip()]
+    # The rows of the commonest width: a sampler prints its column names again every screenful (vmstat's).
+    width = Counter(len(fields) for fields in read).most_common(1)[0][0] if read else 0
+    numeric = _numeric_columns([fields for fields in read if len(fields) == width])
+    bursts: list[tuple[float, int]] = []
+    for column in numeric:
+        values = _column_of(view, floor, shape.delimiter, column)
+        present = sorted(value for value in values if value is not None)
+        if len(present) < RARE_MIN_ROWS:
+            continue
+        typical, peak = present[len(present) // 2], present[-1]
+        if typical > 0 and peak >= BURST_RATIO * typical:
+            bursts.append((peak / typical, values.index(peak)))
+    picks: list[Pick] = []
+    taken: set[int] = set()
+    for rank, (_, index) in enumerate(sorted(bursts, reverse=True)[:BURST_COLUMNS]):
+        around = [row for row in range(index - 1, index + 2) if 0 <= row < len(rows) and rows[row].strip()]
+        if index in taken:
+            continue
+        taken.update(around)
+        spans = tuple(view.line_at(starts[row]) for row in around)
+        if not rank:  # the greatest burst with the rows around it; another column's, its row alone, under it
+            picks.append(Pick(BURST_PRIORITY, spans, 'rare'))
+        picks.append(Pick(BURST_PRIORITY - 0.01 - rank * 0.01, (view.line_at(starts[index]),), 'rare'))
+    return picks
 
 
 def _table_digest(view: TextView, shape: Shape, head: list[Span]) -> list[Pick]:
