@@ -2356,3 +2356,13 @@ def test_records_are_ranked_by_a_member_whose_name_holds_spaces() -> None:
     shown = _asked(output, 'Which of these tracks have the largest file size?').text
     for track in ('"Track Id":2820,', '"Track Id":2832,', '"Track Id":2899,'):
         assert track in shown
+
+
+def test_a_library_named_at_one_version_finds_the_versions_the_output_holds() -> None:
+    # `ldconfig -p` (real): a program fails to load `libffi.so.7` and `libcrypto.so.1.1`; the cache holds other
+    # versions of both (`libffi.so.8`, `libcrypto.so.3`) and their unversioned names, which answer what is there.
+    output = _capture('listing', 'ldconfig_p_this_machine.txt')
+    prompt = "The old binary fails with 'libffi.so.7: cannot open shared object file' and wants libcrypto.so.1.1 too."
+    shown = _asked(output, prompt).text.splitlines()
+    assert '\tlibffi.so.8 (libc6,x86-64) => /lib/x86_64-linux-gnu/libffi.so.8' in shown
+    assert '\tlibcrypto.so.3 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcrypto.so.3' in shown

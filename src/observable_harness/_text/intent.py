@@ -1235,6 +1235,14 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             last = token.rsplit('::', 1)[-1]
             if len(last) >= _MIN_WORD and last.lower() not in STOPWORDS | GENERIC_WORDS:
                 yield Term(last, last.lower(), TermKind.identifier, weight * 0.6, token.lower())
+        elif (
+            kind is TermKind.identifier
+            and (versionless := _VERSION_SUFFIX.sub('', token)) != token
+            and len(versionless) >= _MIN_WORD + 3
+        ):
+            # A name with its version (`libcudart.so.12`, `libssl.so.1.1`): the output may hold it at another version
+            # (`libcudart.so.13`), or without one (`libcudart.so`), which is the question's answer as often.
+            yield Term(versionless, versionless.lower(), TermKind.identifier, weight * 0.8, token.lower())
         elif kind is TermKind.identifier and '.' in token.strip('.') and _IDENTIFIER.fullmatch(token):
             # `json.dump`, `os.path.join`: profiles and tracebacks print the function by its own name.
             last = token.rsplit('.', 1)[-1]
@@ -1262,6 +1270,8 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
 
 
 _MEASURE_WORD = re.compile(r'\d{1,4}-[A-Za-z]{2,8}')
+_VERSION_SUFFIX = re.compile(r'(?<=[A-Za-z])(?:\.\d+)+$')
+"""A version a name ends with after a dot (`.so.12`, `.so.1.1`), not a number that is the name (`python3`)."""
 """A number and the word it measures, hyphenated: `32-bit`, `64-byte`, `8-core`."""
 
 
