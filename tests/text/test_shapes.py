@@ -2366,3 +2366,14 @@ def test_a_library_named_at_one_version_finds_the_versions_the_output_holds() ->
     shown = _asked(output, prompt).text.splitlines()
     assert '\tlibffi.so.8 (libc6,x86-64) => /lib/x86_64-linux-gnu/libffi.so.8' in shown
     assert '\tlibcrypto.so.3 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcrypto.so.3' in shown
+
+
+def test_a_comment_in_a_configuration_dump_brings_the_setting_it_documents() -> None:
+    # `lvmconfig --type full --withcomments devices allocation` (real): every setting under paragraphs of comments.
+    # The request's words are in the comments (`# Ignore devices that are components of DM multipath devices.`); the
+    # answer is the setting under them.
+    output = _capture('key_value', 'lvmconfig_full_withcomments_devices.txt')
+    prompt = 'Does LVM ignore disks that are components of DM multipath devices here?'
+    shown = _asked(output, prompt).text.splitlines()
+    comment = shown.index('\t# Ignore devices that are components of DM multipath devices.')
+    assert '\tmultipath_component_detection=1' in shown[comment + 1 : comment + 4]

@@ -982,6 +982,25 @@ def path_line(line: str) -> bool:
     return ' ' not in line.strip() and ('/' in line or '\\' in line)
 
 
+_COMMENT_LINE = re.compile(r'[ \t]*(?:#|;|//)')
+SETTING_REACH = 12
+"""Lines below a comment searched for the setting it documents."""
+
+
+def _setting_below(view: TextView, span: Span) -> list[Span]:
+    """For a comment in a configuration dump (`# Automatic extension requires dmeventd to be monitoring the LV.`), the
+    setting it documents: the first line under it that is not a comment (`thin_pool_autoextend_threshold=80`)."""
+    if not _COMMENT_LINE.match(view.content(span)):
+        return []
+    for line in view.forward(span, SETTING_REACH):
+        content = view.content(line)
+        if not content.strip():
+            return []
+        if not _COMMENT_LINE.match(content):
+            return [line] if _KEY_VALUE.match(content) else []
+    return []
+
+
 def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> list[Span]:
     """Lines to show with `span` so that it can be read: the table's header, the commit, the directory; with
     `whole`, the rest of a short record it belongs to (a line the request plainly asks about)."""
@@ -1012,7 +1031,7 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
     if kind is ShapeKind.key_value:
         if shape.variant == 'expanded':
             return _record_fields(view, span) if whole else []
-        return _section_of(view, span, whole=whole)
+        return [*_section_of(view, span, whole=whole), *_setting_below(view, span)]
     if kind is ShapeKind.json:
         return _json_siblings(view, span)
     if kind is ShapeKind.test_run:
@@ -1034,6 +1053,7 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
             *_continuation(view, span),
             *_description(view, span),
             *_titled_block(view, span),
+            *_setting_below(view, span),
         ]
     return []
 
