@@ -2377,3 +2377,17 @@ def test_a_comment_in_a_configuration_dump_brings_the_setting_it_documents() -> 
     shown = _asked(output, prompt).text.splitlines()
     comment = shown.index('\t# Ignore devices that are components of DM multipath devices.')
     assert '\tmultipath_component_detection=1' in shown[comment + 1 : comment + 4]
+
+
+def test_a_run_of_numbered_phases_shows_what_each_phase_found_first_and_its_verdict() -> None:
+    # `e2fsck -fvy` (real) of an ext4 image whose inode tables were overwritten: five passes, each reporting what it
+    # repaired, then its verdict and a block of counts. Each pass's title with its first finding, and the verdict.
+    output = _capture('logs', 'e2fsck_fvy_datavol_corrupt_inode_tables.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    for title, first in [
+        ('Pass 2: Checking directory structure', "Entry 'Pygments-2.14.0.egg-info' in / (2) has deleted/unused inode 45."),
+        ('Pass 3: Checking directory connectivity', 'Unconnected directory inode 233 (was in /)'),
+        ('Pass 4: Checking reference counts', 'Inode 2 ref count is 63, should be 46.  Fix? yes'),
+    ]:
+        assert shown[shown.index(title) + 1].startswith(first)
+    assert 'datavol: ***** FILE SYSTEM WAS MODIFIED *****' in shown

@@ -1910,6 +1910,7 @@ def digest(
             *_packet_exchanges(view, [*head, *sample, *tail]),
             *_call_graph_entries(view),
             *_rare_kinds(view, [*head, *sample, *tail]),
+            *_phase_leads(view),
             *_block_totals(view),
             *_call_first_frame(view),
             *_panics(view),
@@ -2132,6 +2133,36 @@ _STATUS_LINE = re.compile(r'\n[^\n]*: ([^:\n]{1,40})(?=\n)')
 before it (see `_BLOCK_TOTAL`)."""
 STATUS_SHARE = 0.8
 """Share of such lines one value must hold for the values to be statuses (most things OK, a few not)."""
+
+
+_PHASE_TITLE = re.compile(r'\n((?:Pass|Phase|Step|Stage) \d+[A-Z]?(?:/\d+)?(?::| :| of )[^\n]*|\[\d+/\d+\] [^\n]*)')
+"""A line opening a numbered phase of a run (e2fsck's `Pass 3: Checking directory connectivity`, Docker's `Step 4/9 :
+RUN ...`, yarn's `[2/4] Fetching packages...`); from the line break before it."""
+PHASE_LEADS = 6
+"""Phases whose first lines are shown, at most."""
+PHASE_LINES = 2
+"""Lines under a phase's title shown with it: what the phase found or did first."""
+PHASE_SCAN_CHARS = 1024 * 1024
+PHASE_PRIORITY = 442.0
+
+
+def _phase_leads(view: TextView) -> list[Pick]:
+    """In a run of numbered phases, each phase's title with the first lines under it: what each found first (Pass 2's
+    first directory entry pointing at a cleared inode, Pass 3's first unconnected directory), where a cut by position
+    keeps the first phase and the account at the end."""
+    if view.total > PHASE_SCAN_CHARS:
+        return []
+    titles = [found.start() + 1 for found in islice(_PHASE_TITLE.finditer(view.text, 0, view.end), 64)]
+    if len(titles) < 3:
+        return []
+    picks: list[Pick] = []
+    for index, start in enumerate(titles[:PHASE_LEADS]):
+        title = view.line_at(start)
+        stop = titles[index + 1] if index + 1 < len(titles) else view.end
+        under = [line for line in view.forward(title, PHASE_LINES) if line[0] < stop and view.content(line).strip()]
+        if under:
+            picks.append(Pick(PHASE_PRIORITY - index * 0.01, (title, *under), 'rare'))
+    return picks
 
 
 _NAMED_KIND = re.compile(r'\n([^\s:]+):[ \t]+([^\s,;]+)')
