@@ -2391,3 +2391,14 @@ def test_a_run_of_numbered_phases_shows_what_each_phase_found_first_and_its_verd
     ]:
         assert shown[shown.index(title) + 1].startswith(first)
     assert 'datavol: ***** FILE SYSTEM WAS MODIFIED *****' in shown
+
+
+def test_a_perf_report_shows_the_entries_that_take_the_time_out_of_their_call_chains() -> None:
+    # `perf report --stdio --children` (real) of a cJSON driver parsing and printing a 15 MB document: each entry's
+    # call chains under it. The entries taking the most time themselves (malloc, printing, the parser's number
+    # reading), under the column names, where a cut by position keeps the first entry and the last chains.
+    output = _capture('tables', 'perf_report_children_cjson.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert '# Children      Self  Command  Shared Object         Symbol' in shown
+    for entry in ('[.] _int_malloc', '[.] print_value', '[.] __GI_____strtod_l_internal', '[.] cJSON_Delete'):
+        assert any(line.startswith('    ') and line.endswith(entry) for line in shown)

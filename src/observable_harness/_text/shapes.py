@@ -1911,6 +1911,7 @@ def digest(
             *_call_graph_entries(view),
             *_rare_kinds(view, [*head, *sample, *tail]),
             *_phase_leads(view),
+            *_perf_entries(view),
             *_block_totals(view),
             *_call_first_frame(view),
             *_panics(view),
@@ -2133,6 +2134,48 @@ _STATUS_LINE = re.compile(r'\n[^\n]*: ([^:\n]{1,40})(?=\n)')
 before it (see `_BLOCK_TOTAL`)."""
 STATUS_SHARE = 0.8
 """Share of such lines one value must hold for the values to be statuses (most things OK, a few not)."""
+
+
+_PERF_ENTRY = re.compile(r'^ {2,}(\d+\.\d+)% +(\d+\.\d+)% +\S[^\n]*\[[.kgu]\] [^\n]*', re.MULTILINE)
+"""An entry of `perf report --children` (`    69.46%    25.20%  cmd  dso  [.] heap_remove`): its time with what it
+calls, and its own; the call chains printed under each are not entries."""
+PERF_ENTRIES_READ = 400
+PERF_BY_SELF = 5
+"""Entries shown by their own time, the largest first."""
+PERF_BY_CHILDREN = 3
+"""Entries shown by their time with what they call, among those with time of their own (`uv_timer_stop`, not `main`)."""
+PERF_OWN_SHARE = 1.0
+"""Percent of its own time an entry needs to be shown by its time with its callees: `main` and the loops above the
+work spend none."""
+PERF_SCAN_CHARS = 4 * 1024 * 1024
+
+
+def _perf_entries(view: TextView) -> list[Pick]:
+    """In `perf report`'s output (with call chains under each entry), the entries that take the most time themselves
+    and those that take the most with what they call while doing some work of their own: where the time goes, out
+    of pages of call chains, under the column names."""
+    text = view.text
+    header = text.find('# Children      Self', 0, 64 * 1024) if view.total <= PERF_SCAN_CHARS else -1
+    if header == -1:
+        header = text.find('# Overhead', 0, 64 * 1024) if view.total <= PERF_SCAN_CHARS else -1
+    if header == -1:
+        return []
+    entries = [
+        (float(found.group(1)), float(found.group(2)), found.start())
+        for found in islice(_PERF_ENTRY.finditer(text, header, view.end), PERF_ENTRIES_READ)
+    ]
+    if len(entries) < 3:
+        return []
+    chosen = [place for _, _, place in sorted(entries, key=lambda entry: (-entry[1], entry[2]))[:PERF_BY_SELF]]
+    working = [entry for entry in entries if entry[1] >= PERF_OWN_SHARE and entry[2] not in chosen]
+    chosen += [place for _, _, place in sorted(working, key=lambda entry: (-entry[0], entry[2]))[:PERF_BY_CHILDREN]]
+    columns = view.line_at(header)
+    picks = [Pick(SORTED_TOP_PRIORITY - 1, (columns,), 'top')]
+    picks += [
+        Pick(SORTED_TOP_PRIORITY - 1.5 - rank * 0.01, (view.line_at(place),), 'top')
+        for rank, place in enumerate(chosen)
+    ]
+    return picks
 
 
 _PHASE_TITLE = re.compile(r'\n((?:Pass|Phase|Step|Stage) \d+[A-Z]?(?:/\d+)?(?::| :| of )[^\n]*|\[\d+/\d+\] [^\n]*)')
