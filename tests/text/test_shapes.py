@@ -2402,3 +2402,14 @@ def test_a_perf_report_shows_the_entries_that_take_the_time_out_of_their_call_ch
     assert '# Children      Self  Command  Shared Object         Symbol' in shown
     for entry in ('[.] _int_malloc', '[.] print_value', '[.] __GI_____strtod_l_internal', '[.] cJSON_Delete'):
         assert any(line.startswith('    ') and line.endswith(entry) for line in shown)
+
+
+def test_a_massif_report_shows_the_peak_snapshot_and_where_its_memory_was_allocated() -> None:
+    # `ms_print` of valgrind's massif profile of a cJSON driver (real): a graph, then dozens of snapshots, one the peak
+    # with its allocation tree. The peak's row and the tree's first branches say where the memory is at the peak.
+    output = _capture('tables', 'ms_print_massif_cjson.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    at = shown.index(' 11    234,349,384       13,469,016       10,592,846     2,876,170            0')
+    following = shown[at + 1 : at + 6]
+    assert '->49.89% (6,720,128B) 0x1099AE: cJSON_New_Item (cJSON_orig.c:243)' in following
+    assert '->16.61% (2,236,954B) 0x109914: ensure (cJSON_orig.c:538)' in following

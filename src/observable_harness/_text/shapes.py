@@ -1862,6 +1862,7 @@ def digest(
         return [
             *_table_digest(view, shape, head),
             *_column_bursts(view, shape),
+            *_massif_peak(view),
             *_block_totals(view),
             *_embedded_tables(view, head, tail),
         ]
@@ -1912,6 +1913,7 @@ def digest(
             *_rare_kinds(view, [*head, *sample, *tail]),
             *_phase_leads(view),
             *_perf_entries(view),
+            *_massif_peak(view),
             *_block_totals(view),
             *_call_first_frame(view),
             *_panics(view),
@@ -2134,6 +2136,36 @@ _STATUS_LINE = re.compile(r'\n[^\n]*: ([^:\n]{1,40})(?=\n)')
 before it (see `_BLOCK_TOTAL`)."""
 STATUS_SHARE = 0.8
 """Share of such lines one value must hold for the values to be statuses (most things OK, a few not)."""
+
+
+_MASSIF_PEAK = re.compile(r'\b(\d+) \(peak\)')
+"""ms_print's list of detailed snapshots names the peak's number: `Detailed snapshots: [2, 4, ..., 47 (peak), 53]`."""
+MASSIF_SITES = 4
+"""Allocation sites of the peak snapshot's tree shown, the largest first (ms_print lists them so)."""
+MASSIF_REACH = 64 * 1024
+
+
+def _massif_peak(view: TextView) -> list[Pick]:
+    """In `ms_print`'s report of a massif profile, the peak snapshot's row and the first branches of its allocation
+    tree (`->20.88% (2,128,384B) 0x10B02C: hashtable_init (hashtable.c:179)`): where the memory is at the peak."""
+    text = view.text
+    named = _MASSIF_PEAK.search(text, 0, min(view.end, MASSIF_REACH)) if 'Massif arguments:' in text[:4096] else None
+    if named is None:
+        return []
+    row = re.compile(rf'\n +{named.group(1)} +[\d,]+ +[\d,]+ ').search(text, named.end(), view.end)
+    if row is None:
+        return []
+    peak = view.line_at(row.start() + 1)
+    sites: list[Span] = []
+    for line in view.forward(peak, 40):
+        content = view.content(line)
+        if content.startswith('->'):
+            sites.append(line)
+            if len(sites) == MASSIF_SITES:
+                break
+        elif sites and not content.startswith(('|', ' ')):
+            break
+    return [Pick(BURST_PRIORITY, (peak, *sites), 'top'), Pick(BURST_PRIORITY - 0.01, (peak,), 'top')]
 
 
 _PERF_ENTRY = re.compile(r'^ {2,}(\d+\.\d+)% +(\d+\.\d+)% +\S[^\n]*\[[.kgu]\] [^\n]*', re.MULTILINE)
