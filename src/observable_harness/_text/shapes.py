@@ -1911,7 +1911,7 @@ def digest(
             *_packet_exchanges(view, [*head, *sample, *tail]),
             *_call_graph_entries(view),
             *_rare_kinds(view, [*head, *sample, *tail]),
-            *_phase_leads(view),
+            *_phase_leads(view, [*head, *sample, *tail]),
             *_perf_entries(view),
             *_massif_peak(view),
             *_block_totals(view),
@@ -2063,7 +2063,9 @@ def _packet_exchanges(view: TextView, read: list[Span]) -> list[Pick]:
     """In a packet dump with payloads (`tcpdump -A`), each kind of HTTP request and response once, as it first came,
     with the header saying which client or server it is; and the first packet each peer reset a connection with (a
     port nothing listens on). What went over the wire, where the dump repeats it with every poll."""
-    if view.total > PACKET_SCAN_CHARS or not any(_PACKET_LINE.match(view.content(span)) for span in read):
+    if view.total > PACKET_SCAN_CHARS or not any(
+        ': Flags [' in (line := view.content(span)) and _PACKET_LINE.match(line) for span in read
+    ):
         return []
     text = view.text
     picks: list[Pick] = []
@@ -2101,6 +2103,7 @@ the indented lines of its callers and callees."""
 CALL_GRAPH_ENTRIES = 6
 """Call graph entries shown: gprof numbers them by the time spent in each with its callees, the largest first."""
 CALL_GRAPH_CHARS = 4 * 1024 * 1024
+CALL_GRAPH_OPENING = 1024
 CALL_GRAPH_PRIORITY = 445.0
 """Under a sorted table's top rows (the flat profile's), above the first error."""
 
@@ -2110,7 +2113,9 @@ def _call_graph_entries(view: TextView) -> list[Pick]:
     each function calls (parsing, printing, freeing), which the flat profile, by each function's own time, does not
     say."""
     text = view.text
-    found = text.find(_CALL_GRAPH_TITLE) if view.total <= CALL_GRAPH_CHARS else -1
+    # gprof's report opens with its flat profile or, without one (`-q`), with the call graph's title.
+    opens = text.startswith('Flat profile:') or _CALL_GRAPH_TITLE in text[:CALL_GRAPH_OPENING]
+    found = text.find(_CALL_GRAPH_TITLE) if opens and view.total <= CALL_GRAPH_CHARS else -1
     columns = text.find('\nindex % time', found, view.end) if found != -1 else -1
     if columns == -1:
         return []
@@ -2213,6 +2218,7 @@ def _perf_entries(view: TextView) -> list[Pick]:
 _PHASE_TITLE = re.compile(r'\n((?:Pass|Phase|Step|Stage) \d+[A-Z]?(?:/\d+)?(?::| :| of )[^\n]*|\[\d+/\d+\] [^\n]*)')
 """A line opening a numbered phase of a run (e2fsck's `Pass 3: Checking directory connectivity`, Docker's `Step 4/9 :
 RUN ...`, yarn's `[2/4] Fetching packages...`); from the line break before it."""
+_PHASE_WORDS = ('Pass ', 'Phase ', 'Step ', 'Stage ', '[')
 PHASE_LEADS = 6
 """Phases whose first lines are shown, at most."""
 PHASE_LINES = 2
@@ -2221,11 +2227,13 @@ PHASE_SCAN_CHARS = 1024 * 1024
 PHASE_PRIORITY = 442.0
 
 
-def _phase_leads(view: TextView) -> list[Pick]:
+def _phase_leads(view: TextView, read: list[Span]) -> list[Pick]:
     """In a run of numbered phases, each phase's title with the first lines under it: what each found first (Pass 2's
     first directory entry pointing at a cleared inode, Pass 3's first unconnected directory), where a cut by position
-    keeps the first phase and the account at the end."""
-    if view.total > PHASE_SCAN_CHARS:
+    keeps the first phase and the account at the end. Searched for only where the lines read hold a phase's title."""
+    if view.total > PHASE_SCAN_CHARS or not any(
+        (line := view.content(span)).startswith(_PHASE_WORDS) and _PHASE_TITLE.match(f'\n{line}') for span in read
+    ):
         return []
     titles = [found.start() + 1 for found in islice(_PHASE_TITLE.finditer(view.text, 0, view.end), 64)]
     if len(titles) < 3:
@@ -2245,6 +2253,8 @@ _NAMED_KIND = re.compile(r'\n([^\s:]+):[ \t]+([^\s,;]+)')
 line break before it."""
 _NAMED_KIND_LINE = re.compile(r'[^\s:]+:[ \t]+\S')
 KIND_SHARE = 0.3
+KIND_READ_STEP = 3
+"""Every third line read is judged for the list's form."""
 """Share of the lines the commonest kind must hold for the kinds to be what the lines are told apart by."""
 
 
@@ -2252,8 +2262,10 @@ def _rare_kinds(view: TextView, read: list[Span]) -> list[Pick]:
     """In a list of things each followed by what kind it is (`file /usr/bin/*`: `ELF`, `symbolic link`, `POSIX shell
     script`), the few of a rare kind (the `setuid` and `setgid` executables among hundreds): what an audit reads it
     for, wherever they are in it."""
-    lines = [content for span in read if (content := view.content(span)).strip()]
-    if view.total > ROW_SCAN_CHARS or not _over(lines, lambda line: bool(_NAMED_KIND_LINE.match(line)), 0.9):
+    if view.total > ROW_SCAN_CHARS:
+        return []
+    lines = [content for span in read[::KIND_READ_STEP] if (content := view.content(span)).strip()]
+    if not _over(lines, lambda line: bool(_NAMED_KIND_LINE.match(line)), 0.9):
         return []
     places: dict[str, list[int]] = {}
     for found in _NAMED_KIND.finditer(f'\n{view.text[: view.end]}'):
@@ -3153,6 +3165,7 @@ SORTED_READ = 12
 """Rows at an end read to tell whether the lines are sorted by a measure there."""
 SORTED_SHOWN = 8
 SORTED_LEAD = 4
+_NUMBER_FIRST = re.compile(r'\s*\d')
 """Lines at a list's head that may stand over it (a title, the column names) before its sorted rows."""
 """Rows at the end holding the largest values shown, the first few above what a request names."""
 SORTED_SPREAD = 1.5
@@ -3172,7 +3185,10 @@ def _sorted_ends(view: TextView, head: list[Span], tail: list[Span]) -> list[Pic
         contents = [view.content(span) for span in lines]
         # A line closing the list (`✓ built in 8.62s` under a build's sizes) or opening it is not of it, nor, at its
         # head, a title and the column names (gprof's `Flat profile:` over its two lines of them).
-        lead = next((skip for skip in range(SORTED_LEAD + 1) if _sorted_by(contents[skip:], distinct=skip > 0)), None)
+        # Tried from the first line, the second, and the first opening with a number (past a title and column names).
+        bare = next((index for index, line in enumerate(contents[: SORTED_LEAD + 1]) if _NUMBER_FIRST.match(line)), 0)
+        leads = (0, 1, bare) if bare > 1 and rows is head else (0, 1)
+        lead = next((skip for skip in leads if _sorted_by(contents[skip:], distinct=skip > 0)), None)
         if lead is None or len(contents) - lead < SORTED_READ // 2:
             continue
         above, lines = lines[max(0, lead - 2) : lead], lines[lead:]
