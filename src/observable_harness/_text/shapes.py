@@ -3574,6 +3574,9 @@ BURST_COLUMNS = 2
 BURST_PRIORITY = 445.0
 """Under a table's header and top rows, above its plain rows."""
 BURST_ROWS_READ = 200
+BURST_SCAN_CHARS = 64 * 1024
+"""Tables of samples up to this size (`vmstat 1` over ten minutes) have every cell of their numeric columns read for a
+burst (~1 ms at this size); a larger table is more often data than samples."""
 """Rows read to tell which columns hold numbers."""
 
 
@@ -3581,17 +3584,18 @@ def _column_bursts(view: TextView, shape: Shape) -> list[Pick]:
     """In a table of samples (`vmstat 1`, `iostat`), the row where a column's value is many times its median (block
     writes a thousand times their usual), with the rows before and after it: when the burst came, how high
     it went, and how it ended."""
-    if shape.header is None or view.total > ROW_SCAN_CHARS:
+    if shape.header is None or view.total > BURST_SCAN_CHARS:
         return []
     floor = shape.header[1] + 1
     rows, starts = _rows_from(view, floor)
-    read = [_fields(line, shape.delimiter) for line in rows[:BURST_ROWS_READ] if line.strip()]
+    cells = [_fields(line, shape.delimiter) for line in rows]  # each row split once, every column read from it
+    read = [fields for fields in cells[:BURST_ROWS_READ] if fields]
     # The rows of the commonest width: a sampler prints its column names again every screenful (vmstat's).
     width = Counter(len(fields) for fields in read).most_common(1)[0][0] if read else 0
     numeric = _numeric_columns([fields for fields in read if len(fields) == width])
     bursts: list[tuple[float, int]] = []
     for column in numeric:
-        values = _column_of(view, floor, shape.delimiter, column)
+        values = [_number(fields[column]) if len(fields) == width else None for fields in cells]
         present = sorted(value for value in values if value is not None)
         if len(present) < RARE_MIN_ROWS:
             continue
