@@ -584,9 +584,9 @@ _CUE_GLUE = frozenset(
     )
 )
 _MEASURE_WORDS = frozenset(('time', 'memory', 'space', 'size', 'disk', 'cpu'))
+"""Words naming a measure that the request vocabulary would otherwise pass over."""
 _CUE_MEASURES = {'costliest': 'cost'}
 """Cues that name their measure themselves."""
-"""Words naming a measure that the request vocabulary would otherwise pass over."""
 
 
 _VERSION_AFTER_NAME = r'[ _-]?v?(\d{1,4}(?:\.\d{1,4}){1,3})\b'
@@ -1270,9 +1270,9 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
 
 
 _MEASURE_WORD = re.compile(r'\d{1,4}-[A-Za-z]{2,8}')
+"""A number and the word it measures, hyphenated: `32-bit`, `64-byte`, `8-core`."""
 _VERSION_SUFFIX = re.compile(r'(?<=[A-Za-z])(?:\.\d+)+$')
 """A version a name ends with after a dot (`.so.12`, `.so.1.1`), not a number that is the name (`python3`)."""
-"""A number and the word it measures, hyphenated: `32-bit`, `64-byte`, `8-core`."""
 
 
 # --- matching ---------------------------------------------------------------------------------

@@ -2253,9 +2253,9 @@ _NAMED_KIND = re.compile(r'\n([^\s:]+):[ \t]+([^\s,;]+)')
 line break before it."""
 _NAMED_KIND_LINE = re.compile(r'[^\s:]+:[ \t]+\S')
 KIND_SHARE = 0.3
+"""Share of the lines the commonest kind must hold for the kinds to be what the lines are told apart by."""
 KIND_READ_STEP = 3
 """Every third line read is judged for the list's form."""
-"""Share of the lines the commonest kind must hold for the kinds to be what the lines are told apart by."""
 
 
 def _rare_kinds(view: TextView, read: list[Span]) -> list[Pick]:
@@ -3076,9 +3076,9 @@ _REPORT_FIELD = re.compile(r' {0,4}[A-Za-z][\w ()/.%#-]{0,48}?[a-z][\w ()/.%#-]{
 REPORT_REACH = 48
 """Lines above a log's tail searched for the report it closes with."""
 REPORT_FIELDS = 10
+"""Fields of that report shown, the ones holding a number."""
 REPORT_NAMES_SHARE = 0.5
 """Share of a report's fields that must name something of their own (the rest may repeat a name)."""
-"""Fields of that report shown, the ones holding a number."""
 REPORT_PRIORITY = 440.0
 
 
@@ -3164,10 +3164,10 @@ def _run_end(view: TextView, head: list[Span], tail: list[Span], sample: list[Sp
 SORTED_READ = 12
 """Rows at an end read to tell whether the lines are sorted by a measure there."""
 SORTED_SHOWN = 8
-SORTED_LEAD = 4
-_NUMBER_FIRST = re.compile(r'\s*\d')
-"""Lines at a list's head that may stand over it (a title, the column names) before its sorted rows."""
 """Rows at the end holding the largest values shown, the first few above what a request names."""
+SORTED_LEAD = 4
+"""Lines at a list's head that may stand over it (a title, the column names) before its sorted rows."""
+_NUMBER_FIRST = re.compile(r'\s*\d')
 SORTED_SPREAD = 1.5
 """How many times the last of the rows read its largest must be, for the rows to be ranked by a measure."""
 
@@ -3574,10 +3574,10 @@ BURST_COLUMNS = 2
 BURST_PRIORITY = 445.0
 """Under a table's header and top rows, above its plain rows."""
 BURST_ROWS_READ = 200
+"""Rows read to tell which columns hold numbers."""
 BURST_SCAN_CHARS = 64 * 1024
 """Tables of samples up to this size (`vmstat 1` over ten minutes) have every cell of their numeric columns read for a
 burst (~1 ms at this size); a larger table is more often data than samples."""
-"""Rows read to tell which columns hold numbers."""
 
 
 def _column_bursts(view: TextView, shape: Shape) -> list[Pick]:
@@ -4483,10 +4483,10 @@ def _history_extremes(view: TextView, direction: int, subjects: tuple[str, ...])
 
 
 HISTORY_SUBJECTS = 2
+"""Files a request names whose largest changes a history's preview shows, the first named first."""
 HISTORY_TERMS_TRIED = 12
 HISTORY_ROWS = 1_000
 """Places of a term beyond which it is no file's rows (`commit`, a year): a quarter of the lines, at most this many."""
-"""Files a request names whose largest changes a history's preview shows, the first named first."""
 SUBJECT_ROWS_READ = 64
 """Rows holding what the request names read for the field that measures them."""
 
