@@ -2413,3 +2413,15 @@ def test_a_massif_report_shows_the_peak_snapshot_and_where_its_memory_was_alloca
     following = shown[at + 1 : at + 6]
     assert '->49.89% (6,720,128B) 0x1099AE: cJSON_New_Item (cJSON_orig.c:243)' in following
     assert '->16.61% (2,236,954B) 0x109914: ensure (cJSON_orig.c:538)' in following
+
+
+def test_a_doctest_run_keeps_its_account_of_the_items_that_failed_over_the_examples_a_request_names() -> None:
+    # `python -m doctest -v` (real) of a copy of the statistics module with median_low and median_high broken: every
+    # example tried, then the run's account, `2 items had failures:` over a line per item and the counts. Asked about
+    # the two functions, their examples are all over the run; the account says which failed, and how many.
+    output = _capture('test_runs', 'doctest_v_statistics_medians.txt')
+    prompt = 'I changed median_low and median_high in our statistics copy. Run the doctests: what broke?'
+    shown = _asked(output, prompt, budget=700).text.splitlines()
+    at = shown.index('2 items had failures:')
+    assert shown[at + 1 : at + 3] == ['   2 of   2 in stats_copy.median_high', '   1 of   2 in stats_copy.median_low']
+    assert '79 passed and 3 failed.' in shown

@@ -120,6 +120,7 @@ _SUMMARY = re.compile(
     r'|# (?:fail|pass|tests) +\d+\s*$'  # TAP's account at its end (tape's, node-tap's): `# fail  3`
     r'|\d+ upgraded, \d+ newly installed, \d+ to remove and \d+ not upgraded'  # apt's account of what it will do
     r'|\S+: \*{5} FILE SYSTEM [A-Z ]+ \*{5}'  # e2fsck's verdict: `backupvol: ***** FILE SYSTEM WAS MODIFIED *****`
+    r'|\d+ items? had failures:\s*$|\d+ passed and \d+ failed\.\s*$'  # doctest's account: the items, the counts
     r'|\d+% tests passed, \d+ tests? failed out of \d+'  # CTest's tally: `93% tests passed, 2 tests failed out of 28`
     r'|\(\d+ rows?\)$)'
     r'|\|?\s*TOTAL\s+(?:\|\s*)?\d'

@@ -707,13 +707,22 @@ BISECT_REACH = 8
 
 def _verdict_subject(view: TextView, span: Span, limit: int) -> list[_Line]:
     """For `git bisect`'s verdict (`b2f25e5b... is the first bad commit`), the commit's subject under it: what the
-    change was, which the hash alone does not say."""
-    if not _FIRST_BAD.match(view.content(span)):
+    change was, which the hash alone does not say. For an account that introduces a list (doctest's `2 items had
+    failures:`), the indented lines under it (`   2 of   2 in stats.median_high`)."""
+    content = view.content(span)
+    if content.rstrip().endswith(':'):
+        listed = takewhile(lambda line: view.content(line)[:1].isspace(), view.forward(span, ACCOUNT_ITEMS))
+        return [_Line(line, limit, role='summary') for line in listed]
+    if not _FIRST_BAD.match(content):
         return []
     for line in view.forward(span, BISECT_REACH):
         if view.content(line).startswith('    ') and view.content(line).strip():
             return [_Line(line, limit, role='summary')]
     return []
+
+
+ACCOUNT_ITEMS = 6
+"""Lines of the list an account introduces shown with it."""
 
 
 REPEATED_ERROR_PRIORITY = 150.0
