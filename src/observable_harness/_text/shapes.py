@@ -2057,6 +2057,7 @@ PACKET_KINDS = 6
 PAYLOAD_HEADER_LINES = 8
 """Lines under a request or status line read for the header that says who sent it (`User-Agent`, `Server`)."""
 _WHO_HEADER = ('User-Agent:', 'Server:')
+"""Headers naming who sent a request or a response."""
 
 
 def _packet_exchanges(view: TextView, read: list[Span]) -> list[Pick]:
@@ -2103,7 +2104,9 @@ the indented lines of its callers and callees."""
 CALL_GRAPH_ENTRIES = 6
 """Call graph entries shown: gprof numbers them by the time spent in each with its callees, the largest first."""
 CALL_GRAPH_CHARS = 4 * 1024 * 1024
+"""Reports up to this size are searched for the call graph's title."""
 CALL_GRAPH_OPENING = 1024
+"""Characters at a text's start where gprof's report says what it is (its flat profile's title, or the graph's)."""
 CALL_GRAPH_PRIORITY = 445.0
 """Under a sorted table's top rows (the flat profile's), above the first error."""
 
@@ -2148,6 +2151,11 @@ _MASSIF_PEAK = re.compile(r'\b(\d+) \(peak\)')
 MASSIF_SITES = 4
 """Allocation sites of the peak snapshot's tree shown, the largest first (ms_print lists them so)."""
 MASSIF_REACH = 64 * 1024
+"""Characters at a report's start searched for the list of its snapshots naming the peak."""
+MASSIF_TREE_LINES = 40
+"""Lines under the peak's row read for the branches of its allocation tree."""
+MASSIF_PRIORITY = 445.0
+"""Under a table's header and top rows, above its plain rows: where the memory is at the peak."""
 
 
 def _massif_peak(view: TextView) -> list[Pick]:
@@ -2162,7 +2170,7 @@ def _massif_peak(view: TextView) -> list[Pick]:
         return []
     peak = view.line_at(row.start() + 1)
     sites: list[Span] = []
-    for line in view.forward(peak, 40):
+    for line in view.forward(peak, MASSIF_TREE_LINES):
         content = view.content(line)
         if content.startswith('->'):
             sites.append(line)
@@ -2170,13 +2178,14 @@ def _massif_peak(view: TextView) -> list[Pick]:
                 break
         elif sites and not content.startswith(('|', ' ')):
             break
-    return [Pick(BURST_PRIORITY, (peak, *sites), 'top'), Pick(BURST_PRIORITY - 0.01, (peak,), 'top')]
+    return [Pick(MASSIF_PRIORITY, (peak, *sites), 'top'), Pick(MASSIF_PRIORITY - 0.01, (peak,), 'top')]
 
 
 _PERF_ENTRY = re.compile(r'^ {2,}(\d+\.\d+)% +(\d+\.\d+)% +\S[^\n]*\[[.kgu]\] [^\n]*', re.MULTILINE)
 """An entry of `perf report --children` (`    69.46%    25.20%  cmd  dso  [.] heap_remove`): its time with what it
 calls, and its own; the call chains printed under each are not entries."""
 PERF_ENTRIES_READ = 400
+"""Entries read, at most: a report lists them from the largest time down."""
 PERF_BY_SELF = 5
 """Entries shown by their own time, the largest first."""
 PERF_BY_CHILDREN = 3
@@ -2185,6 +2194,9 @@ PERF_OWN_SHARE = 1.0
 """Percent of its own time an entry needs to be shown by its time with its callees: `main` and the loops above the
 work spend none."""
 PERF_SCAN_CHARS = 4 * 1024 * 1024
+"""Reports up to this size are read for their entries."""
+PERF_HEADER_REACH = 64 * 1024
+"""Characters at a report's start searched for its column names (`# Children      Self`, `# Overhead`)."""
 
 
 def _perf_entries(view: TextView) -> list[Pick]:
@@ -2192,9 +2204,11 @@ def _perf_entries(view: TextView) -> list[Pick]:
     and those that take the most with what they call while doing some work of their own: where the time goes, out
     of pages of call chains, under the column names."""
     text = view.text
-    header = text.find('# Children      Self', 0, 64 * 1024) if view.total <= PERF_SCAN_CHARS else -1
+    if view.total > PERF_SCAN_CHARS:
+        return []
+    header = text.find('# Children      Self', 0, PERF_HEADER_REACH)
     if header == -1:
-        header = text.find('# Overhead', 0, 64 * 1024) if view.total <= PERF_SCAN_CHARS else -1
+        header = text.find('# Overhead', 0, PERF_HEADER_REACH)
     if header == -1:
         return []
     entries = [
@@ -2219,12 +2233,17 @@ _PHASE_TITLE = re.compile(r'\n((?:Pass|Phase|Step|Stage) \d+[A-Z]?(?:/\d+)?(?::|
 """A line opening a numbered phase of a run (e2fsck's `Pass 3: Checking directory connectivity`, Docker's `Step 4/9 :
 RUN ...`, yarn's `[2/4] Fetching packages...`); from the line break before it."""
 _PHASE_WORDS = ('Pass ', 'Phase ', 'Step ', 'Stage ', '[')
+"""How such a line opens: checked before the pattern, on each line read."""
+PHASE_TITLES_READ = 64
+"""Phase titles found, at most, before the search stops."""
 PHASE_LEADS = 6
 """Phases whose first lines are shown, at most."""
 PHASE_LINES = 2
 """Lines under a phase's title shown with it: what the phase found or did first."""
 PHASE_SCAN_CHARS = 1024 * 1024
+"""Runs up to this size are searched for their phases' titles."""
 PHASE_PRIORITY = 442.0
+"""Under a sorted report's rows and a table's bursts, above the first error."""
 
 
 def _phase_leads(view: TextView, read: list[Span]) -> list[Pick]:
@@ -2235,7 +2254,7 @@ def _phase_leads(view: TextView, read: list[Span]) -> list[Pick]:
         (line := view.content(span)).startswith(_PHASE_WORDS) and _PHASE_TITLE.match(f'\n{line}') for span in read
     ):
         return []
-    titles = [found.start() + 1 for found in islice(_PHASE_TITLE.finditer(view.text, 0, view.end), 64)]
+    titles = [found.start() + 1 for found in islice(_PHASE_TITLE.finditer(view.text, 0, view.end), PHASE_TITLES_READ)]
     if len(titles) < 3:
         return []
     picks: list[Pick] = []
