@@ -86,10 +86,24 @@ def test_a_request_for_the_largest_or_smallest_is_told_by_how_it_is_asked(reques
         ('Which tests are the slowest?', ''),
         ('Which were the costliest incidents last year?', 'cost'),  # the cue names its measure itself
         ('Is there a space in the path?', ''),
+        ('Which commands took longest during that session?', ''),  # when it ranks, not by what
+        ('Which tables grew the most in the last hour?', ''),
     ],
 )
 def test_the_measure_a_request_asks_the_extremes_of_is_the_word_after_its_cue(request_text: str, measure: str) -> None:
     assert Intent.gather(prompt=request_text).measure == measure
+
+
+def test_an_acronym_prose_names_things_by_weighs_as_a_word_and_a_constant_as_a_name() -> None:
+    found = terms(Intent.gather(prompt='Users get 503s and the API feels slow; is WAL_LEVEL or CFLAGS set?'))
+    assert found['api'] is TermKind.word  # `the API`: a noun of the sentence, as `users` is
+    assert found['CFLAGS'] is TermKind.identifier
+    assert found['WAL_LEVEL'] is TermKind.identifier
+
+
+def test_a_status_word_a_request_asks_about_is_looked_for() -> None:
+    # "which servers are down": the rows whose status says DOWN, not a word to pass over.
+    assert terms(Intent.gather(prompt='Which servers are down or in maintenance?'))['down'] is TermKind.word
 
 
 def test_a_term_several_sources_name_weighs_more() -> None:

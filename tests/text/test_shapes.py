@@ -192,6 +192,15 @@ def test_an_unsorted_timing_table_keeps_its_largest_rows() -> None:
     assert line_with(imports, '36395 |') in kept
 
 
+def test_lines_of_objects_are_ranked_by_the_size_their_first_fields_hold_not_by_optional_trailing_ones() -> None:
+    # `git verify-pack -v` (real): `<sha> <type> <size> <size in pack> <offset>`, a delta adding its depth and base at
+    # the end, then counts of chain lengths. "Which objects are the largest" is answered by the sizes.
+    output = _capture('listing', 'git_verify_pack_v_object_inspect.txt.gz')
+    shown = _asked(output, 'The clone is bigger than expected. Which objects in the pack are the largest?').text
+    for size in ('35971 11971 289488', '19217 5577 280417'):  # the two largest blobs, in the middle of the listing
+        assert line_with(output, size) in shown.splitlines()
+
+
 def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_not() -> None:
     """`cloc --by-file` of requests: a banner, a rule, the column names, a rule, the rows sorted by code, a `SUM:`."""
     table = _capture('tables', 'cloc_by_file_requests.txt')

@@ -109,7 +109,6 @@ STOPWORDS = frozenset(
         'does',
         'doing',
         'done',
-        'down',
         'during',
         'each',
         'either',
@@ -570,6 +569,8 @@ def _measure_word(said: str, start: int) -> str:
             return word
         if word in _CUE_MEASURES:
             return _CUE_MEASURES[word]  # the cue says it: "the costliest incidents" are ranked by their cost
+        if word in _WHEN_OR_WHERE:
+            return ''  # "which took longest *during* the session": what follows says when, not what is ranked
         if word in STOPWORDS or _LARGEST.fullmatch(word) or _SMALLEST.fullmatch(word) or word in _CUE_GLUE:
             continue
         return word if len(word) >= 3 else ''
@@ -583,6 +584,10 @@ _CUE_GLUE = frozenset(
         *('actually', 'really', 'bulk', 'part', 'share', 'chunk', 'portion', 'amount'),
     )
 )
+_WHEN_OR_WHERE = frozenset(
+    ('during', 'in', 'on', 'at', 'across', 'since', 'while', 'among', 'between', 'within', 'throughout', 'today')
+)
+"""Words after a cue that open when or where it ranks, not by what."""
 _MEASURE_WORDS = frozenset(('time', 'memory', 'space', 'size', 'disk', 'cpu'))
 """Words naming a measure that the request vocabulary would otherwise pass over."""
 _CUE_MEASURES = {'costliest': 'cost'}
@@ -1045,7 +1050,9 @@ def _kind(token: str) -> TermKind | None:
     if token.lower() in _FORMATS:
         return None  # "as JSON", "the CSV", "1.7 MB": the form or size of the output, not a thing in it
     if len(token) >= 2 and token.isupper():
-        return TermKind.identifier  # CC, CFLAGS, WAL: acronyms and constants
+        # CC, CFLAGS, WAL: acronyms and constants. Those that prose names things by (`the API`, `CPU`, `the DB`) say
+        # what the request is about no more than a word does.
+        return TermKind.word if token.lower() in PROSE_ACRONYMS else TermKind.identifier
     if any(ch.isupper() for ch in token[1:]):
         return TermKind.identifier  # OrderedSet, CliRunner
     if len(token) >= _MIN_WORD and token.lower() not in STOPWORDS:
@@ -1053,6 +1060,15 @@ def _kind(token: str) -> TermKind | None:
     if len(token) == 3 and token.isalpha() and token.lower() not in COMMON_SHORT_WORDS:
         return TermKind.word  # gdb, npm, gcc: a short name, not a word a sentence is made of
     return None
+
+
+PROSE_ACRONYMS = frozenset(
+    (
+        *('api', 'apis', 'url', 'urls', 'uri', 'cpu', 'cpus', 'gpu', 'ram', 'dns', 'sql', 'http', 'https', 'ui'),
+        *('os', 'vm', 'vms', 'ci', 'pr', 'db', 'dbs', 'io', 'id', 'ids', 'ssh', 'tls', 'ssl', 'tcp', 'udp', 'ip'),
+    )
+)
+"""Acronyms prose uses as nouns (`the API`, `high CPU`): read as words, not as names an output prints."""
 
 
 COMMON_SHORT_WORDS = frozenset(

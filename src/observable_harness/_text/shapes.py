@@ -4044,9 +4044,17 @@ def _measured_field(lines: list[str]) -> int | None:
         fewest = max(2, position + 1 if position >= 0 else -position)
         measured = [_measure(fields[position]) for fields in rows if len(fields) >= fewest]
         values = [value for value in measured if value is not None]
-        if len(values) > best_count and len(values) >= MEASURED_SHARE * len(rows) and len(set(values)) >= 3:
+        # A line's first fields stay in place where optional ones follow (`git verify-pack -v`'s delta depth and base):
+        # a place counted from the end must hold numbers on clearly more lines to be chosen over one from the start.
+        needed = best_count * FROM_END_MARGIN if position < 0 and best is not None and best >= 0 else best_count
+        if len(values) > needed and len(values) >= MEASURED_SHARE * len(rows) and len(set(values)) >= 3:
             best, best_count = position, len(values)
     return best
+
+
+FROM_END_MARGIN = 1.25
+"""How many times the lines a field from the start holds numbers on, a field from the end must hold them on to be
+ranked by instead."""
 
 
 def extreme_rows(
@@ -4063,7 +4071,11 @@ def extreme_rows(
     """
     history = shape.kind is ShapeKind.history and shape.variant == 'git'
     members = shape.kind is ShapeKind.json and shape.variant == 'indented'
-    if not direction or (shape.kind in _UNRANKED and not (history or members or shape.kind is ShapeKind.test_run)):
+    # A line an object opening with its id (`git verify-pack -v`'s `<sha> blob 170399 55931 788401`) reads like a
+    # commit on one line; its numbers are ranked as any fields are (a commit's subject has none at one place).
+    objects = shape.kind is ShapeKind.history and shape.variant == 'oneline'
+    ranked = history or members or objects or shape.kind is ShapeKind.test_run
+    if not direction or (shape.kind in _UNRANKED and not ranked):
         return []
     table = shape.kind is ShapeKind.table and shape.header is not None
     if shape.sorted_rows and direction > 0 and not table:
