@@ -201,6 +201,25 @@ def test_lines_of_objects_are_ranked_by_the_size_their_first_fields_hold_not_by_
         assert line_with(output, size) in shown.splitlines()
 
 
+def test_a_series_of_samples_that_stalls_shows_when_it_stopped_how_long_and_how_it_came_back() -> None:
+    # `iperf3 -P 2 -i 1` (real), its server stopped (SIGSTOP) for four seconds mid-run: two `[SUM]` intervals at zero
+    # among forty, every stream's line around them. The interval before, the first and last at zero, the one after.
+    output = _capture('logs', 'iperf3_P2_server_paused.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    for interval in ('17.00-18.00', '18.00-19.00', '19.00-20.00', '20.00-21.00'):
+        assert line_with(output, f'[SUM]  {interval}').rstrip() in shown
+
+
+def test_json_lines_show_the_record_holding_a_value_few_others_hold() -> None:
+    # `pytest --report-log` (real) of markupsafe with `striptags` broken: 206 records, one a `"outcome": "failed"` among
+    # passes and skips, in the middle. That record, from its start (the test's location) through its outcome.
+    output = _capture('json', 'pytest_reportlog_markupsafe_striptags.jsonl.gz')
+    preview = select_preview(output, 1_000)
+    assert preview.shape == 'records'
+    failed = next(line for line in preview.text.splitlines() if '"outcome": "failed"' in line)
+    assert failed.startswith('{"location": ["tests/test_markupsafe.py", 76, "test_escaping[markupsafe._native]"]')
+
+
 def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_not() -> None:
     """`cloc --by-file` of requests: a banner, a rule, the column names, a rule, the rows sorted by code, a `SUM:`."""
     table = _capture('tables', 'cloc_by_file_requests.txt')

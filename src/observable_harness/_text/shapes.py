@@ -1862,6 +1862,7 @@ def digest(
         return [
             *_table_digest(view, shape, head),
             *_column_bursts(view, shape),
+            *_stalls(view, [*head, *sample, *tail]),
             *_massif_peak(view),
             *_block_totals(view),
             *_embedded_tables(view, head, tail),
@@ -1912,6 +1913,7 @@ def digest(
             *_call_graph_entries(view),
             *_rare_kinds(view, [*head, *sample, *tail]),
             *_phase_leads(view, [*head, *sample, *tail]),
+            *_stalls(view, [*head, *sample, *tail]),
             *_perf_entries(view),
             *_massif_peak(view),
             *_block_totals(view),
@@ -1922,6 +1924,8 @@ def digest(
             *_boxed_tables(view),
             *_schema_digest(view, head),
         ]
+    if kind is ShapeKind.records and shape.variant == 'lines':
+        return _rare_members(view)
     if kind is ShapeKind.key_value and shape.variant == 'expanded':
         return _record_extremes(view)
     if kind is ShapeKind.key_value and shape.variant == 'metrics':
@@ -2336,6 +2340,57 @@ def _rare_statuses(view: TextView) -> list[Pick]:
     chosen = sorted(place for value in odd for place in places[value])
     return [
         Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(place),), 'rare') for rank, place in enumerate(chosen)
+    ]
+
+
+_SCALAR_MEMBER = re.compile(
+    r'"([A-Za-z_][\w.$ -]{0,40})": ?("(?:[^"\\\n]|\\.){0,80}"|true|false|null|-?\d{1,9}(?![\d.eE]))'
+)
+"""A member of a JSON record holding a string, a flag or a whole number: what a level, a code or a status is."""
+MEMBER_SHARE = 0.8
+"""Share of records a member must be in to be one a record is told apart by (`severity`, not a nested `label`)."""
+
+
+def _rare_members(view: TextView) -> list[Pick]:
+    """In JSON lines (a linter's findings, a structured log, a query's rows), the records holding a value few others
+    hold in a member most hold with few values: the one `"severity": "error"` among a hundred warnings, the one
+    `"level":"fatal"`. Each is kept from its start through that member."""
+    if view.total > ROW_SCAN_CHARS:
+        return []
+    rows, starts = _rows_from(view, 0)
+    values: dict[str, Counter[str]] = {}
+    places: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (member, value) -> (record, where its member is)
+    records = 0
+    for index, row in enumerate(rows):
+        if not row.lstrip().startswith('{'):
+            continue
+        records += 1
+        seen: set[str] = set()
+        for found in _SCALAR_MEMBER.finditer(row):
+            name, value = found.group(1), found.group(2)
+            if name in seen:
+                continue  # a nested object's member of the same name (`"line"` of each label) is another thing
+            seen.add(name)
+            values.setdefault(name, Counter())[value] += 1
+            places.setdefault((name, value), []).append((index, found.start()))
+    if records < RARE_MIN_ROWS:
+        return []
+    few = max(3, int(RARE_DISTINCT * records))
+    chosen: dict[int, tuple[int, int]] = {}  # record -> (how often its rare value occurs, where the member is)
+    for name, counts in values.items():
+        if sum(counts.values()) < MEMBER_SHARE * records or not 2 <= len(counts) <= few:
+            continue
+        for value in rare_values(counts, max(2, records // 100)):
+            for index, at in places[(name, value)]:
+                if counts[value] < chosen.get(index, (records + 1, 0))[0]:
+                    chosen[index] = (counts[value], at)
+    if not chosen or len(chosen) > 2 * RARE_ROWS:
+        return []  # many odd records are the list's texture, not its exceptions
+    kept = sorted(sorted(chosen, key=lambda index: (chosen[index][0], index))[:RARE_ROWS])
+    return [
+        Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(start),), 'rare', start + chosen[index][1])
+        for rank, index in enumerate(kept)
+        for start in (starts[index],)
     ]
 
 
@@ -3633,6 +3688,74 @@ def _column_bursts(view: TextView, shape: Shape) -> list[Pick]:
             picks.append(Pick(BURST_PRIORITY, spans, 'rare'))
         picks.append(Pick(BURST_PRIORITY - 0.01 - rank * 0.01, (view.line_at(starts[index]),), 'rare'))
     return picks
+
+
+_SERIES_KIND = re.compile(
+    r'[ \t]*(\[[A-Za-z][^\]\n]{0,11}\]|[A-Za-z][\w -]{0,30}?:(?=[ \t])|[A-Za-z][\w-]{1,30}(?=[ \t]))'
+)
+"""What a line of a series of samples opens with, naming what it measures: `progress:`, `[SUM]`, `Throughput`."""
+_SERIES_NUMBER = re.compile(r'(?<![\w.])\d+(?:\.\d+)?(?![\w.])')
+SERIES_SHARE = 0.1
+"""Share of the lines read that must open the same way for them to be read as a series of samples (a total's among
+the lines of each stream it sums)."""
+SERIES_KINDS = 2
+"""Ways lines open, the commonest first, read as series."""
+STALL_ACTIVE = 0.8
+"""Share of a series' samples in which a measure must be above zero for a run of zeros in it to be a stall."""
+STALL_PRIORITY = HEADER_PRIORITY - 1.5
+"""Under a table's header, above its largest rows and its bursts: a stall is what a run's samples are read for."""
+
+
+def _stalls(view: TextView, read: list[Span]) -> list[Pick]:
+    """In a series of samples a tool prints as it runs (`pgbench -P 1`'s `progress:` lines, `iperf3`'s `[SUM]`
+    intervals), where a measure that is above zero in nearly every sample drops to zero for several in a row: the
+    sample before, the first and the last at zero, and the one after. When the work stalled, for how long, and how it
+    came back; one search of the text for the series' lines."""
+    if view.total > ROW_SCAN_CHARS:
+        return []
+    kinds = Counter(found.group(1) for span in read if (found := _SERIES_KIND.match(view.content(span))))
+    picks: list[Pick] = []
+    for kind, lines in kinds.most_common(SERIES_KINDS):
+        if lines >= max(3, SERIES_SHARE * len(read)):
+            picks += _stall_in(view, kind)
+    return picks[:1]
+
+
+def _stall_in(view: TextView, kind: str) -> list[Pick]:
+    """`_stalls` in the series of lines opening with `kind`."""
+    series: list[tuple[int, list[float]]] = []  # where each sample's line starts, and its numbers
+    for found in re.finditer(f'(?m)^[ \\t]*{re.escape(kind)}(.*)$', view.text):
+        numbers = _SERIES_NUMBER.findall(found.group(1))
+        if len(numbers) >= 2:
+            series.append((found.start(), [float(number) for number in numbers]))
+    width = Counter(len(numbers) for _, numbers in series).most_common(1)[0][0] if series else 0
+    samples = [(start, numbers) for start, numbers in series if len(numbers) == width]
+    # Samples are taken in order: their first number (the time, the interval) does not go back. Where it does, they
+    # ended (a total over the whole run, `[SUM] 0.00-30.00`, follows) or they were never samples (versions in a list).
+    ordered = next((index + 1 for index, (a, b) in enumerate(pairwise(samples)) if b[1][0] < a[1][0]), len(samples))
+    samples = samples[:ordered]
+    if len(samples) < RARE_MIN_ROWS:
+        return []
+    best: tuple[int, int] = (0, 0)  # the longest run of zeros after a sample above zero: its first and last sample
+    for field in range(width):
+        values = [numbers[field] for _, numbers in samples]
+        if sum(1 for value in values if value > 0) < STALL_ACTIVE * len(values):
+            continue
+        index = 1
+        while index < len(values):
+            if values[index] == 0 and values[index - 1] > 0:
+                end = index
+                while end + 1 < len(values) and values[end + 1] == 0:
+                    end += 1
+                if end > index and end - index > best[1] - best[0]:
+                    best = (index, end)
+                index = end
+            index += 1
+    first, last = best
+    if not last:
+        return []
+    around = sorted({first - 1, first, last, min(last + 1, len(samples) - 1)})
+    return [Pick(STALL_PRIORITY, tuple(view.line_at(samples[index][0]) for index in around), 'rare')]
 
 
 def _table_digest(view: TextView, shape: Shape, head: list[Span]) -> list[Pick]:
