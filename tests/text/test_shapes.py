@@ -220,6 +220,20 @@ def test_json_lines_show_the_record_holding_a_value_few_others_hold() -> None:
     assert failed.startswith('{"location": ["tests/test_markupsafe.py", 76, "test_escaping[markupsafe._native]"]')
 
 
+def test_a_table_printed_again_under_the_same_names_shows_its_title_and_first_rows() -> None:
+    # `lizard -C 6 -s cyclomatic_complexity .` of json-c (real): every function under its column names, a table per
+    # file, then the functions over the threshold again under the same names, the most complex first, and the totals.
+    # That second table's title and top rows are in the middle; the per-file rows and totals below the first table's
+    # closing rule are not its rows.
+    output = _capture('tables', 'lizard_C6_json_c.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    title = next(at for at, line in enumerate(shown) if line.startswith('!!!! Warnings (cyclomatic_complexity > 6'))
+    below = shown[title + 1 : title + 9]
+    assert '  NLOC    CCN   token  PARAM  length  location' in below
+    assert line_with(output, 'hashlittle@255-441@./linkhash.c') in below  # the second most complex function
+    assert not any('19.9      330.4' in line for line in shown)  # json_tokener.c's row of the per-file table
+
+
 def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_not() -> None:
     """`cloc --by-file` of requests: a banner, a rule, the column names, a rule, the rows sorted by code, a `SUM:`."""
     table = _capture('tables', 'cloc_by_file_requests.txt')

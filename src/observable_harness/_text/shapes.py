@@ -1861,6 +1861,7 @@ def digest(
         # A profiler's tables, one a function under its total (line_profiler's), are read by their totals too.
         return [
             *_table_digest(view, shape, head),
+            *_header_again(view, shape, head, tail),
             *_column_bursts(view, shape),
             *_stalls(view, [*head, *sample, *tail]),
             *_massif_peak(view),
@@ -2989,6 +2990,47 @@ _RULE_UNDER_NAMES = re.compile(r'\n[ \t]*-{2,}(?:(?:[ \t]+|-?\+-?)-{2,}){2,}[ \t
 column`), `-----+------+-----` (psql's)."""
 
 
+AGAIN_ROWS = 5
+"""Rows shown under a table's column names printed again further on."""
+AGAIN_PRIORITY = 459.0
+"""Under the table's own names, above its largest and odd rows: the tool's own selection from them."""
+
+
+def _header_again(view: TextView, shape: Shape, head: list[Span], tail: list[Span]) -> list[Pick]:
+    """A table's column names printed once again past its head (lizard's functions over its warning threshold, sorted,
+    under the names of the table of all of them): the title above them, the names and the first rows under them. A
+    table a tool prints again is a selection from the first; its top is in the middle, where neither end shows it. Two
+    searches for the names as a line."""
+    if shape.header is None or not head or not tail:
+        return []
+    names = view.content(shape.header)
+    if len(names.strip()) < 8:
+        return []
+    line = f'\n{names}\n'
+    place = view.text.find(line, head[-1][1], tail[0][0])
+    if place == -1 or view.text.find(line, place + len(line) - 1) != -1:
+        # Printed a third time, the names head every screenful or snapshot (ms_print's, vmstat's): not one selection.
+        return []
+    header = view.line_at(place + 1)
+    rows: list[Span] = []
+    below = view.next_line(header)
+    while below is not None and len(rows) < AGAIN_ROWS:
+        line = view.content(below)
+        if not line.strip():
+            break
+        if not is_rule(line):
+            rows.append(below)
+        below = view.next_line(below)
+    if len(rows) < 2:
+        return []
+    # Its title: the nearest line above that is no rule (the `=====` a tool frames the names with), when short.
+    above = view.previous_line(header)
+    if above is not None and is_rule(view.content(above)):
+        above = view.previous_line(above)
+    title = (above,) if above is not None and 0 < len(view.content(above).strip()) <= 2 * CAPTION_CHARS else ()
+    return [Pick(AGAIN_PRIORITY, (*title, header, *rows), 'header')]
+
+
 def _caption(view: TextView, span: Span) -> tuple[Span, ...]:
     """The line right above a table, when short enough to caption it (nmap's `Not shown: 2019 closed ports`)."""
     above = view.previous_line(span)
@@ -3822,10 +3864,11 @@ def _columns(view: TextView, shape: Shape) -> _Columns | None:
     if view.total > LARGEST_SCAN_CHARS:
         return None
     texts, starts = _rows_from(view, shape.header[1] + 1)
+    ceiling = _table_end(view, shape.header[1] + 1)  # its totals, or another table, below a rule
     rows = [
         (line, start)
         for line, start in zip(texts, starts[:-1], strict=True)
-        if line.strip() and not (('---' in line or '===' in line) and is_rule(line))
+        if start < ceiling and line.strip() and not (('---' in line or '===' in line) and is_rule(line))
     ]
     if len(rows) < RARE_MIN_ROWS:
         return None
@@ -4073,6 +4116,9 @@ def _largest_rows(view: TextView, shape: Shape) -> list[Pick]:
         return []
     starts = _rows_from(view, shape.header[1] + 1)[1]
     values = _column_of(view, shape.header[1] + 1, shape.delimiter, shape.numeric_column)
+    ceiling = _table_end(view, shape.header[1] + 1)
+    if ceiling < view.total:  # below a rule: the table's totals, or another table
+        values = [value if start < ceiling else None for value, start in zip(values, starts, strict=False)]
     return [
         Pick(HEADER_PRIORITY - 2 - rank * 0.01, (view.line_at(start),), 'largest')
         for rank, start in enumerate(_ranked(values, starts, 1, None, EXTREME_ROWS))
@@ -4157,6 +4203,21 @@ _DIGITS = re.compile(r'\d[\d.,]*')
 def _form(field: str) -> str:
     """How a field writes its number: `(0)` for `(68)`, `0)` for `485)`, `0ms` for `12.5ms`."""
     return _DIGITS.sub('0', field)
+
+
+_CLOSING_RULE = re.compile(r'\n[ \t]*(?:-{4,}|={4,})[-=+| \t]*(?=\n)')
+"""A rule of dashes or equals signs on a line of its own."""
+
+
+def _table_end(view: TextView, floor: int) -> int:
+    """Where the first rule below some of a table's rows (from `floor`, under its names) begins, or the text's end:
+    what follows is its totals or another table. A rule right under the names (before any row) opens the rows."""
+    text = view.text
+    found = _CLOSING_RULE.search(text, max(0, floor - 1))
+    while found is not None and not text[floor : found.start()].strip():
+        floor = found.end()
+        found = _CLOSING_RULE.search(text, floor)
+    return found.start() + 1 if found is not None else view.total
 
 
 def _measured_field(lines: list[str]) -> int | None:
@@ -4251,12 +4312,16 @@ def extreme_rows(
         per_column = EXTREME_ROWS // len(columns)
         picks: list[Pick] = []
         taken: set[int] = set()
+        ceiling = _table_end(view, floor)
         for order, column in enumerate(columns):
             values = (
                 _column_of(view, floor, shape.delimiter, column)
                 if view.total <= LARGEST_SCAN_CHARS
                 else _column_reader(shape.delimiter, column)(rows)
             )
+            if ceiling < view.total:
+                # Past the rule closing the table: its totals, or another table (lizard's per file, its own names).
+                values = [value if start < ceiling else None for value, start in zip(values, starts, strict=False)]
             ranked = _ranked(values, starts, direction, within, per_column)
             fresh = [start for start in ranked if start not in taken][:per_column]
             taken.update(fresh)
