@@ -234,6 +234,20 @@ def test_a_table_printed_again_under_the_same_names_shows_its_title_and_first_ro
     assert not any('19.9      330.4' in line for line in shown)  # json_tokener.c's row of the per-file table
 
 
+def test_a_table_whose_names_are_in_small_letters_after_a_programs_log_shows_its_names_and_top_rows() -> None:
+    # `yappi compileall.py -f .../_pytest` (real): the program's eighty `Compiling ...` lines, then the profile, its
+    # names in small letters (`name  ncall  tsub  ttot  tavg`), the costliest first, four hundred rows down to the
+    # microsecond ones at the end. The names and the first rows, which neither end shows.
+    output = _capture('logs', 'yappi_compileall_pytest_package.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    names = shown.index('name                                  ncall  tsub      ttot      tavg')
+    assert shown[names + 1 : names + 4] == [
+        line_with(output, 'compileall.py:1 <module>').rstrip(),
+        line_with(output, 'compileall.py:308 main').rstrip(),
+        line_with(output, 'compileall.py:48 compile_dir').rstrip(),
+    ]
+
+
 def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_not() -> None:
     """`cloc --by-file` of requests: a banner, a rule, the column names, a rule, the rows sorted by code, a `SUM:`."""
     table = _capture('tables', 'cloc_by_file_requests.txt')

@@ -2965,6 +2965,13 @@ def _embedded_tables(view: TextView, head: list[Span], tail: list[Span]) -> list
         header = view.previous_line(rule)
         if header is not None and view.content(header).strip() and not any(header == seen for seen, _ in headers):
             headers.append((header, (rule,)))
+    # Or names in small letters, each two blanks or more from the next, over rows of numbers (yappi's `name  ncall  tsub
+    # ttot  tavg` after the program's own output).
+    for found in itertools.islice(_ALIGNED_NAMES.finditer(view.text, low, high), EMBEDDED_CANDIDATES):
+        header = view.line_at(found.start() + 1)
+        below = view.next_line(header)
+        if below is not None and _NUMBERED_ROW.search(view.content(below)) and not any(h == header for h, _ in headers):
+            headers.append((header, ()))
     for header, ruled in sorted(headers):
         if len(picks) >= 2 * EMBEDDED_TABLES:
             break
@@ -2985,6 +2992,10 @@ def _embedded_tables(view: TextView, head: list[Span], tail: list[Span]) -> list
     return picks
 
 
+_ALIGNED_NAMES = re.compile(r'\n[ \t]*[a-z][\w.%/#-]*(?: {2,}[A-Za-z%][\w.%/#-]*){3,}[ \t]*(?=\n)')
+"""A line of four names or more in small letters, each two blanks or more from the next: a table's column names."""
+_NUMBERED_ROW = re.compile(r'(?:^|\s)\d+(?:\.\d+)?(?:\s+\d+(?:\.\d+)?){2,}(?:\s|$)')
+"""Three numbers one after another, blanks apart: a row of measures."""
 _RULE_UNDER_NAMES = re.compile(r'\n[ \t]*-{2,}(?:(?:[ \t]+|-?\+-?)-{2,}){2,}[ \t]*(?=\n)')
 """A rule of dashes under a table's column names, a stretch a column: `------  ----  ---------` (SQLite's `.mode
 column`), `-----+------+-----` (psql's)."""
