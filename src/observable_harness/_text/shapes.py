@@ -4323,7 +4323,7 @@ def extreme_rows(
         per_column = EXTREME_ROWS // len(columns)
         picks: list[Pick] = []
         taken: set[int] = set()
-        ceiling = _table_end(view, floor)
+        ceiling = _table_end(view, floor) if view.total <= LARGEST_SCAN_CHARS else view.total
         for order, column in enumerate(columns):
             values = (
                 _column_of(view, floor, shape.delimiter, column)
