@@ -248,6 +248,15 @@ def test_a_table_whose_names_are_in_small_letters_after_a_programs_log_shows_its
     ]
 
 
+def test_findings_ending_in_the_rule_they_break_bracketed_are_a_checkers_report() -> None:
+    # `cpplint --recursive` of cJSON (real): `file:line:  message  [category/rule] [confidence]`, a `Done processing`
+    # line after each file. A report of findings, shown as one: the rare kinds among the common ones.
+    output = _capture('diagnostics', 'cpplint_cjson.txt')
+    assert look(output)[1].kind is ShapeKind.diagnostics
+    shown = select_preview(output, 1_000).text
+    assert '[readability/check] [2]' in shown  # the one finding of its kind, among 376
+
+
 def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_not() -> None:
     """`cloc --by-file` of requests: a banner, a rule, the column names, a rule, the rows sorted by code, a `SUM:`."""
     table = _capture('tables', 'cloc_by_file_requests.txt')

@@ -299,6 +299,9 @@ _DIAGNOSTIC = re.compile(
     r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+:\d+:? \S'
     # Or its line alone, then a message in words (vulture: `x13.py:341: unused variable 'comptype' (100% confidence)`).
     r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+: [a-z]+ [a-z]'
+    # Or its line, then a message ending in the rule it broke, bracketed (cpplint: `src/core.c:1488:  Almost always,
+    # snprintf is better than strcpy  [runtime/printf] [4]`).
+    r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+:\s+\S[^\n]*\[[\w/.+-]+\](?: \[\d\])?\s*$'
     # ESLint's stylish format: under a line naming the file, each finding's line and column, severity, message, rule.
     r'|\s+\d+:\d+\s+(?:error|warning)\s{2,}\S',
     re.IGNORECASE,
