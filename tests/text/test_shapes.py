@@ -257,6 +257,18 @@ def test_findings_ending_in_the_rule_they_break_bracketed_are_a_checkers_report(
     assert '[readability/check] [2]' in shown  # the one finding of its kind, among 376
 
 
+def test_twisted_trials_verdicts_in_brackets_make_a_test_run_whose_failed_tests_are_shown() -> None:
+    # `trial twisted.python.test` (real), `uidFromString` broken by one: 410 tests, each `    test_x ...   [OK]` under
+    # its module and class; one `[FAIL]` and one `[ERROR]` among them, in the middle, their tracebacks at the end.
+    output = _capture('test_runs', 'trial_twisted_python_uid.txt')
+    preview = select_preview(output, 1_000)
+    assert preview.shape == 'test_run'
+    shown = preview.text.splitlines()
+    assert line_with(output, 'test_uidFromNumericString ...').rstrip() in shown
+    assert line_with(output, 'test_systemd ...').rstrip() in shown
+    assert 'FAILED (skips=2, failures=1, errors=1, successes=406)' in shown
+
+
 def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_not() -> None:
     """`cloc --by-file` of requests: a banner, a rule, the column names, a rule, the rows sorted by code, a `SUM:`."""
     table = _capture('tables', 'cloc_by_file_requests.txt')

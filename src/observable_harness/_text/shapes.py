@@ -339,7 +339,9 @@ _PYTEST_PROGRESS = re.compile(r'[.sSFExX]+ +\[ *\d+%\]$')
 _OTHER_TESTS = re.compile(
     r'(?:--- (?:PASS|FAIL): |=== RUN |(?:PASS|FAIL) +\S+\.(?:js|ts|tsx)\b|test \S+ \.\.\. (?:ok|FAILED)'
     r'|\w+ \([\w.]+\)(?: \S.*)? \.\.\. (?:ok|FAIL|ERROR|skipped|expected failure|unexpected success)'  # unittest -v
-    r'|(?:not )?ok \d+\b)'  # TAP's (tape, node-tap): `ok 127 should be deeply equivalent`, `not ok 128 ...`
+    r'|(?:not )?ok \d+\b'  # TAP's (tape, node-tap): `ok 127 should be deeply equivalent`, `not ok 128 ...`
+    # Twisted's trial, under its module and class: `    test_implicitStart ...     [FAIL]`.
+    r'|[ \t]+\w+ \.\.\. +\[(?:OK|FAIL|ERROR|SKIPPED|SUCCESS|TODO|EXPECTED FAILURE|UNEXPECTED SUCCESS)\]$)'
 )
 _OTHER_TESTS_MARKS = ('PASS', 'FAIL', '=== RUN ', 'test ', ' ... ', 'ok ')
 """Every line `_OTHER_TESTS` matches holds one of these."""
@@ -5021,15 +5023,19 @@ def _ctest_causes(view: TextView) -> list[Pick]:
     return picks
 
 
-_FAILED_TEST_MARKS = ('--- FAIL: ', 'not ok ', '\u2715 ', '\u2717 ', '\u00d7 ', 'Failure: ', 'Error: ', '***')
+_FAILED_TEST_MARKS = (
+    *('--- FAIL: ', 'not ok ', '\u2715 ', '\u2717 ', '\u00d7 ', 'Failure: ', 'Error: ', '***'),
+    *('[FAIL]', '[ERROR]'),
+)
 """Literals the lines naming a failed test hold, in the runners' words: Go's `--- FAIL: TestX (0.00s)`, TAP's
 `not ok 2 - ...` (prove, node's tap), the crosses of Jest and other JavaScript runners (`✕ parses ...`),
 test-unit's `Failure: test_x(Case)` (`Error: test_x(Case)` for one that raised), CTest's
-`26/28 Test #26: name ...***Failed`."""
+`26/28 Test #26: name ...***Failed`, trial's `    test_x ...   [FAIL]`."""
 _FAILED_TEST = re.compile(
     r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2717\u00d7] \S'
     r'|(?:Failure|Error): test\w*\('
-    r'|\d+/\d+ Test +#\d+: \S+ [ .]*\*\*\*[A-Z])'
+    r'|\d+/\d+ Test +#\d+: \S+ [ .]*\*\*\*[A-Z]'
+    r'|\w+ \.\.\. +\[(?:FAIL|ERROR)\]$)'
 )
 """The whole of such a line's opening: a TAP test marked `# TODO` or `# SKIP` was expected to fail."""
 _TESTS_FAILED = re.compile(r'\btests?\b.*\bfail|\bfail.*\btests?\b')
@@ -5090,7 +5096,8 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
         # The line under it says what failed or where (`test_x.rb:42:in ...`, `# Failed test ...`), unless it is the
         # next test's (Go prints a test's messages above its verdict).
         note = view.content(below).lstrip() if below is not None else ''
-        if rank < FAILED_TEST_NOTES and below is not None and note and not note.startswith(_TEST_LINES):
+        other_test = note.startswith(_TEST_LINES) or (below is not None and _OTHER_TESTS.match(view.content(below)))
+        if rank < FAILED_TEST_NOTES and below is not None and note and not other_test:
             picks.append(Pick(priority, (span, below), 'failed'))
         picks.append(Pick(priority - 0.005, (span,), 'failed'))
     return picks
