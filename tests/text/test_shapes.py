@@ -269,6 +269,16 @@ def test_twisted_trials_verdicts_in_brackets_make_a_test_run_whose_failed_tests_
     assert 'FAILED (skips=2, failures=1, errors=1, successes=406)' in shown
 
 
+def test_an_error_is_shown_with_the_statement_it_failed_on() -> None:
+    # `pg_restore -v` (real) of a dump whose tables belong to a role the target server lacks: twelve `ERROR:  role
+    # "reporting" does not exist`, each over `Command was: ALTER TABLE ... OWNER TO reporting;` or a `GRANT`. The first
+    # error with what it failed to run.
+    output = _capture('logs', 'pg_restore_v_pagila_missing_role.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    error = shown.index('pg_restore: error: could not execute query: ERROR:  role "reporting" does not exist')
+    assert shown[error + 1] == 'Command was: ALTER TABLE public.actor OWNER TO reporting;'
+
+
 def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_not() -> None:
     """`cloc --by-file` of requests: a banner, a rule, the column names, a rule, the rows sorted by code, a `SUM:`."""
     table = _capture('tables', 'cloc_by_file_requests.txt')

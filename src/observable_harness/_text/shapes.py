@@ -1252,22 +1252,30 @@ DETAIL_LINES = 4
 
 def message_details(view: TextView, span: Span) -> list[Span]:
     """For a log's error message (PostgreSQL's `... [15093] ... ERROR:  deadlock detected`), the `DETAIL:` line right
-    under it and the indented lines it goes on in (which processes wait for which, and the statements they ran): what
-    the message is about."""
+    under it and the indented or labelled lines it goes on in (which processes wait for which, the statements they ran,
+    the hint), or the statement it failed on (`pg_restore`'s `Command was: CREATE INDEX ...`): what the message is
+    about."""
     if _ALERT_LEVEL.match(view.content(span)) is None:
         return []
     below = view.next_line(span)
     if below is None:
         return []
     found = _DETAIL_LEVEL.match(view.content(below))
-    if found is None or 'DETAIL:' not in view.content(below)[found.end() - 9 : found.end()]:
+    statement = view.content(below).startswith(_STATEMENT_LABEL)
+    if not statement and (found is None or 'DETAIL:' not in view.content(below)[found.end() - 9 : found.end()]):
         return []
     details = [below]
     for line in view.forward(below, DETAIL_LINES - 1):
-        if not view.content(line)[:1].isspace():
+        content = view.content(line)
+        # Indented, it goes on; labelled, it says more of the same message: the hint, the statement that failed.
+        if not content[:1].isspace() and not content.startswith(_STATEMENT_LABEL) and not _DETAIL_LEVEL.match(content):
             break
         details.append(line)
     return details
+
+
+_STATEMENT_LABEL = 'Command was: '
+"""What `pg_dump` and `pg_restore` put before the statement a failed query ran, under its error."""
 
 
 _JAVAC_ERROR = re.compile(r'\S+\.java:\d+: error: ')
