@@ -279,6 +279,15 @@ def test_an_error_is_shown_with_the_statement_it_failed_on() -> None:
     assert shown[error + 1] == 'Command was: ALTER TABLE public.actor OWNER TO reporting;'
 
 
+def test_the_slowest_entry_of_a_log_is_shown_whole_with_the_measure_it_was_ranked_by() -> None:
+    # An nginx access log (real) of a docs mirror, each entry ~270 characters with `request_time=` in its middle; one
+    # download, rate-limited, took 5.5 s among 180 that took none. Asked for the slowest, that entry: which file, how
+    # long, and its request id, not a cut through its middle.
+    output = _capture('logs', 'nginx_access_docs_mirror_one_slow.log')
+    shown = _asked(output, 'A user says one download from the docs mirror took forever. Which request was the slowest?')
+    assert line_with(output, 'request_time=5.513') in shown.text.splitlines()
+
+
 def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_not() -> None:
     """`cloc --by-file` of requests: a banner, a rule, the column names, a rule, the rows sorted by code, a `SUM:`."""
     table = _capture('tables', 'cloc_by_file_requests.txt')

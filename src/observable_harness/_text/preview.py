@@ -469,7 +469,18 @@ def select_preview(
         )
     if intent is not None and intent.extreme:
         picks.extend(
-            (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
+            (
+                pick.priority,
+                # The row ranked is the last line of its pick, under what it belongs to: only it holds the measure. It
+                # is what was asked for, as the best of the lines a request's words find: it may run as long as they.
+                [
+                    _Line(s, match_limit * 2, pick.focus, role=pick.role)
+                    if s == pick.spans[-1]
+                    else _Line(s, plain_limit, role=pick.role)
+                    for s in pick.spans
+                ],
+                pick.role,
+            )
             for pick in extreme_rows(
                 view,
                 shape,

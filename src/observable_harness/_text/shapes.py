@@ -19,7 +19,7 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import accumulate, islice, pairwise
@@ -4436,13 +4436,15 @@ def _keyed_extremes(
     text = view.text
     found = re.finditer(f'{re.escape(key)}"?(?::|=) *(-?\\d+(?:\\.\\d+)?)\\b', text)
     ranked = [
-        (float(hit.group(1)) * direction, view.line_at(hit.start())[0])
+        (float(hit.group(1)) * direction, view.line_at(hit.start())[0], hit.start())
         for hit in itertools.islice(found, KEYED_EXTREME_HITS)
         if not hit.start() or not (text[hit.start() - 1].isalnum() or text[hit.start() - 1] == '_')
     ]
     ranked.sort(key=lambda item: (-item[0], item[1]))
-    starts = list(dict.fromkeys(start for _, start in ranked))[: EXTREME_ROWS // 2]
-    return _extreme_picks(view, starts, 0, _first_member if named_only else heading_of)
+    starts = list(dict.fromkeys(start for _, start, _ in ranked))[: EXTREME_ROWS // 2]
+    # Cut to fit, a long entry (an access log's line) keeps the measure it was ranked by.
+    focus = {start: place for _, start, place in reversed(ranked)}
+    return _extreme_picks(view, starts, 0, _first_member if named_only else heading_of, focus)
 
 
 OBJECT_REACH = 64
@@ -4662,18 +4664,21 @@ def _extreme_picks(
     starts: list[int],
     first_rank: int,
     parent_of: Callable[[TextView, Span], Span | None] | None = None,
+    focus: Mapping[int, int] | None = None,
 ) -> list[Pick]:
     """Each row from `starts` at its rank's priority; the first few also with the line that says what they belong to
-    (`parent_of`, by default the unindented line above an indented row), should that pair fit."""
+    (`parent_of`, by default the unindented line above an indented row), should that pair fit. `focus`: per row, where
+    its measure is (a row cut to fit keeps it)."""
     parent_of = parent_of or heading_of
     picks: list[Pick] = []
     for rank, start in enumerate(starts, start=first_rank):
         span = view.line_at(start)
         priority = EXTREME_PRIORITY - rank * 0.01
         parent = parent_of(view, span) if rank < EXTREME_GROUPS else None
+        at = focus.get(start, -1) if focus is not None else -1
         if parent is not None:
-            picks.append(Pick(priority, (parent, span), 'extreme'))
-        picks.append(Pick(priority - 0.005, (span,), 'extreme'))  # should the pair not fit, the row alone may
+            picks.append(Pick(priority, (parent, span), 'extreme', at))
+        picks.append(Pick(priority - 0.005, (span,), 'extreme', at))  # should the pair not fit, the row alone may
     return picks
 
 
