@@ -288,6 +288,21 @@ def test_the_slowest_entry_of_a_log_is_shown_whole_with_the_measure_it_was_ranke
     assert line_with(output, 'request_time=5.513') in shown.text.splitlines()
 
 
+def test_the_options_a_command_sets_are_looked_for_in_output_that_reports_its_settings() -> None:
+    # `java -Xss2m -XX:+UseSerialGC -XX:ActiveProcessorCount=3 -XX:+PrintFlagsFinal -version` (real): 560 flags, a type
+    # right-aligned before each name. Asked whether the options took effect, the flags they set, each on its own (a
+    # flag right-aligned under a longer type is no part of the one above it).
+    output = _capture('key_value', 'java_printflagsfinal_serial_gc.txt')
+    command = 'java -Xss2m -XX:+UseSerialGC -XX:ActiveProcessorCount=3 -XX:+PrintFlagsFinal -version'
+    intent = Intent.gather(
+        args={'command': command}, prompt='Check that the JVM really runs with the options we pass it.'
+    )
+    shown = select_preview(output, 1_000, intent=intent).text.splitlines()
+    serial = shown.index(line_with(output, ' UseSerialGC ').rstrip())
+    assert line_with(output, ' ActiveProcessorCount ').rstrip() in shown
+    assert shown[serial - 1].startswith('[…')  # not the flag printed above it, as if it belonged to that one
+
+
 def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_not() -> None:
     """`cloc --by-file` of requests: a banner, a rule, the column names, a rule, the rows sorted by code, a `SUM:`."""
     table = _capture('tables', 'cloc_by_file_requests.txt')

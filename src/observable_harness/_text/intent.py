@@ -348,7 +348,8 @@ class Intent:
         places = _workdirs(arguments)
         # An environment variable set for the command says how it runs, not what its output is searched for.
         environment = {name.lower() for name, _ in _assignments(arguments)}
-        how_run = _count_values(arguments) | _option_names(arguments) | environment
+        how_run = _count_values(arguments) | environment
+        options = _option_names(arguments)
         sources = (
             ('args', arguments),
             ('text', text),
@@ -365,7 +366,12 @@ class Intent:
                 if term.key in programs or term.key in cues:
                     continue
                 if source == 'args' and (term.key in how_run or term.kind is TermKind.flag):
-                    continue  # how the command was asked to run (`-n 3000`, `--no-fix`, `-XX:+PrintFlagsFinal`)
+                    continue  # how the command was asked to run (`-n 3000`, `--no-fix`)
+                if source == 'args' and term.key in options:
+                    # An option's name says how the command runs (`-XX:+PrintFlagsFinal`, `--color=never`), and what it
+                    # sets, which output that reports its settings names (a JVM's flags, a server's configuration):
+                    # looked for, under anything the request names.
+                    term = Term(term.text, term.key, term.kind, term.weight * OPTION_NAME_WEIGHT, term.part_of)
                 if source == 'args' and term.key in places:
                     # Where the command ran: a runner's banner echoes it (`rootdir: ...`), and every path under it
                     # holds it, so it tells no line apart.
@@ -826,9 +832,9 @@ def _count_values(arguments: str) -> set[str]:
 
 def _option_names(arguments: str) -> set[str]:
     """Keys of the names of the options a command line gives (`-XX:+PrintFlagsFinal`, `--color=never`): how the
-    command was asked to run. Only the names, not their values (`--select=NPY201` may be what is looked for), and
-    not the options inside an assignment's quoted value (`JAVA_TOOL_OPTIONS=\"-XX:MaxRAMPercentage=60\"`: settings
-    the output may show)."""
+    command was asked to run. Only the names, not their values (`--select=NPY201` may be what is looked for), nor
+    the names of settings given a value (`-XX:MaxRAMPercentage=60`), nor the options inside an assignment's quoted
+    value (`JAVA_TOOL_OPTIONS=\"-XX:MaxRAMPercentage=60\"`): settings the output may show."""
     out: set[str] = set()
     for line in arguments.splitlines():
         try:
@@ -836,13 +842,19 @@ def _option_names(arguments: str) -> set[str]:
         except ValueError:  # an unclosed quote: no telling options from quoted text
             continue
         for word in words:
-            if word.startswith('-'):
+            if word.startswith('-') and not _SETTING_OPTION.match(word):
                 name = _OPTION_PIECE.split(word.split('=', 1)[0])[-1]
                 if name:
                     out.add(name.lower())
     return out
 
 
+_SETTING_OPTION = re.compile(r'-[A-Z]{1,3}:[A-Za-z]\w*=')
+"""An option setting a named value (`-XX:MaxRAMPercentage=60`): the name is a setting the output may print."""
+
+
+OPTION_NAME_WEIGHT = 0.3
+"""Weight kept by the name of an option a command line gives (`UseParallelGC` of `-XX:+UseParallelGC`)."""
 _OPTION_PIECE = re.compile(r'[-:+]+')
 """What stands before an option's name (`--`, `-XX:+`, `-XX:`)."""
 

@@ -1323,12 +1323,23 @@ def _parents(view: TextView, span: Span) -> list[Span]:
         if not stripped:
             continue
         depth = len(text) - len(stripped)
+        if depth < indent and not out and _second_word_at(text) == _second_word_at(content) > 0:
+            return []  # rows of one table, a first column right-aligned (`     bool UseG1GC` under `   size_t ...`)
         if depth < indent:
             out.append(line)
             indent = depth
             if not depth or len(out) == PARENTS:
                 break
     return out[::-1]
+
+
+_SECOND_WORD = re.compile(r'[ \t]*\S+[ \t]+(?=\S)')
+
+
+def _second_word_at(line: str) -> int:
+    """Where a line's second word begins, or -1."""
+    found = _SECOND_WORD.match(line)
+    return found.end() if found is not None else -1
 
 
 def _previous_starting(view: TextView, span: Span, prefix: str, window: int = 256 * 1024) -> Span | None:
