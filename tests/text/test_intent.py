@@ -106,6 +106,12 @@ def test_a_status_word_a_request_asks_about_is_looked_for() -> None:
     assert terms(Intent.gather(prompt='Which servers are down or in maintenance?'))['down'] is TermKind.word
 
 
+def test_anything_besides_a_thing_asks_about_that_thing_as_well() -> None:
+    # "whether anything besides the plugin broke": what else broke, and the plugin too; "ignore the plugin" looks past.
+    assert Intent.gather(text='See whether anything besides the quarter plugin broke.').avoid == ()
+    assert 'plugin' in Intent.gather(text='Ignore the quarter plugin; what else broke?').avoid
+
+
 def test_a_term_several_sources_name_weighs_more() -> None:
     once = {t.text: t.weight for t in Intent.gather(prompt='check shared_buffers').terms}
     twice = {t.text: t.weight for t in Intent.gather(text='shared_buffers', prompt='check shared_buffers').terms}

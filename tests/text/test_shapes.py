@@ -303,6 +303,18 @@ def test_the_options_a_command_sets_are_looked_for_in_output_that_reports_its_se
     assert shown[serial - 1].startswith('[…')  # not the flag printed above it, as if it belonged to that one
 
 
+def test_a_jest_run_marked_with_ticks_and_crosses_is_a_test_run_showing_what_was_expected_and_received() -> None:
+    # `npx jest --verbose test/plugin` of dayjs (real): 422 tests under their suites, `✓ name (3ms)`, one `✕`; the
+    # failure's account at the end: the value expected and the one received, then the tally.
+    output = _capture('test_runs', 'jest_verbose_dayjs_plugins.txt')
+    preview = select_preview(output, 1_000)
+    assert preview.shape == 'test_run'
+    shown = preview.text.splitlines()
+    assert line_with(output, '\u2715 parses the fall-back overlap') in shown
+    assert '      "2012-11-04T01:00:00-04:00"' in shown  # expected
+    assert '      "2012-11-04T01:00:00-05:00"' in shown  # received
+
+
 def test_a_header_boxed_by_rules_is_the_tables_header_and_the_banner_above_is_not() -> None:
     """`cloc --by-file` of requests: a banner, a rule, the column names, a rule, the rows sorted by code, a `SUM:`."""
     table = _capture('tables', 'cloc_by_file_requests.txt')

@@ -476,14 +476,16 @@ def _source_terms(source: str, content: str) -> Iterable[Term]:
 
 
 _LOOK_PAST = re.compile(
-    r'\b(?:ignor(?:e|es|ed|ing)|past|except(?:\s+for)?|excluding|exclude|besides|beyond|other\s+than|'
-    r'apart\s+from|aside\s+from|skip(?:ping)?|leav(?:e|ing)\s+out|rather\s+than|'
+    r'\b(?:ignor(?:e|es|ed|ing)|past|except(?:\s+for)?|excluding|exclude|beyond|'
+    # "Anything besides the plugin broke?" asks about the plugin too: what else, as well as it.
+    r'(?<!anything )(?<!something )(?<!nothing )(?<!else )(?:besides|other\s+than|apart\s+from|aside\s+from)|'
+    r'skip(?:ping)?|leav(?:e|ing)\s+out|rather\s+than|'
     r"(?:don'?t|do\s+not|doesn'?t|does\s+not)\s+(?:care|worry)\s+about|not\s+interested\s+in|never\s+mind)\b"
     r'|[(,]\s*not\b',
     re.IGNORECASE,
 )
 """Words after which a request names what it does not want: "ignoring missing imports", "past the warnings", "I
-don't care about docstrings"."""
+don't care about docstrings"; not "anything besides the plugin", which asks about the plugin as well."""
 _PHRASE_END = re.compile(r'[,.;:!?()\n]|\b(?:and|but|for|to|in|on|with|then|what|which|where|how|so)\b', re.IGNORECASE)
 _NEGATED_WORDS = 4
 _LIST_GOES_ON = re.compile(r',\s*(?:(?:and|or)\s+)?|(?:and|or)\s+', re.IGNORECASE)

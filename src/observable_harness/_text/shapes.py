@@ -340,10 +340,25 @@ _OTHER_TESTS = re.compile(
     r'(?:--- (?:PASS|FAIL): |=== RUN |(?:PASS|FAIL) +\S+\.(?:js|ts|tsx)\b|test \S+ \.\.\. (?:ok|FAILED)'
     r'|\w+ \([\w.]+\)(?: \S.*)? \.\.\. (?:ok|FAIL|ERROR|skipped|expected failure|unexpected success)'  # unittest -v
     r'|(?:not )?ok \d+\b'  # TAP's (tape, node-tap): `ok 127 should be deeply equivalent`, `not ok 128 ...`
+    # Jest's and mocha's, under the suite: `    ✓ parses ISO dates (3ms)`, `    ✕ startOf endOf quarter (17ms)`.
+    r'|[ \t]*[\u2713\u2714\u221a\u2715\u2717\u00d7] \S'
     # Twisted's trial, under its module and class: `    test_implicitStart ...     [FAIL]`.
     r'|[ \t]+\w+ \.\.\. +\[(?:OK|FAIL|ERROR|SKIPPED|SUCCESS|TODO|EXPECTED FAILURE|UNEXPECTED SUCCESS)\]$)'
 )
-_OTHER_TESTS_MARKS = ('PASS', 'FAIL', '=== RUN ', 'test ', ' ... ', 'ok ')
+_OTHER_TESTS_MARKS = (
+    'PASS',
+    'FAIL',
+    '=== RUN ',
+    'test ',
+    ' ... ',
+    'ok ',
+    '\u2713',
+    '\u2714',
+    '\u221a',
+    '\u2715',
+    '\u2717',
+    '\u00d7',
+)
 """Every line `_OTHER_TESTS` matches holds one of these."""
 _KEY_VALUE = re.compile(r'\s*["\']?[\w.\-/\[\]@$]+["\']?\s*(?:=|:(?=\s|$))\s*')
 _RULE_CHARS = re.compile(r'[-=+|: \u2500-\u257f]*')
