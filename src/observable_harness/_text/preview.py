@@ -954,7 +954,7 @@ def _class_picks(
         and (line_class is LineClass.summary or _is_tally(view.content(span)))
         and any(char.isdigit() for char in view.content(span))
     )
-    if shape.kind is ShapeKind.log:
+    if shape.kind in (ShapeKind.log, ShapeKind.test_run):
         # A run that prints its tally before the details of its failures (mocha's `1255 passing (3s)`, then `4
         # pending` and `1 failing`) ends in those details: the last tally its middle holds, with the rest of it.
         tallies = [span for span in classes if span[0] < tail_start and _RUN_TALLY.match(view.content(span))]
