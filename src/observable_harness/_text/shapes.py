@@ -3816,10 +3816,11 @@ def _stalls(view: TextView, read: list[Span]) -> list[Pick]:
 def _stall_in(view: TextView, kind: str) -> list[Pick]:
     """`_stalls` in the series of lines opening with `kind`."""
     series: list[tuple[int, list[float]]] = []  # where each sample's line starts, and its numbers
-    for found in re.finditer(f'(?m)^[ \\t]*{re.escape(kind)}(.*)$', view.text):
+    # From the line break before each (a literal the engine skips to; `^` under MULTILINE is tried at every character).
+    for found in re.finditer(f'\\n[ \\t]*{re.escape(kind)}([^\\n]*)', view.text):
         numbers = _SERIES_NUMBER.findall(found.group(1))
         if len(numbers) >= 2:
-            series.append((found.start(), [float(number) for number in numbers]))
+            series.append((found.start() + 1, [float(number) for number in numbers]))
     width = Counter(len(numbers) for _, numbers in series).most_common(1)[0][0] if series else 0
     samples = [(start, numbers) for start, numbers in series if len(numbers) == width]
     # Samples are taken in order: their first number (the time, the interval) does not go back. Where it does, they
