@@ -3805,12 +3805,25 @@ def _stalls(view: TextView, read: list[Span]) -> list[Pick]:
     came back; one search of the text for the series' lines."""
     if view.total > ROW_SCAN_CHARS:
         return []
-    kinds = Counter(found.group(1) for span in read if (found := _SERIES_KIND.match(view.content(span))))
+    opened: dict[str, list[str]] = {}  # per way the lines read open, what follows
+    for span in read:
+        content = view.content(span)
+        if found := _SERIES_KIND.match(content):
+            opened.setdefault(found.group(1), []).append(content[found.end() :])
     picks: list[Pick] = []
-    for kind, lines in kinds.most_common(SERIES_KINDS):
-        if lines >= max(3, SERIES_SHARE * len(read)):
+    for kind, rests in sorted(opened.items(), key=lambda item: -len(item[1]))[:SERIES_KINDS]:
+        if len(rests) >= max(3, SERIES_SHARE * len(read)) and _clocked(rests):
             picks += _stall_in(view, kind)
     return picks[:1]
+
+
+def _clocked(rests: list[str]) -> bool:
+    """Whether lines read of one kind open with a clock, their first numbers rising from one to the next (a sample's
+    time or interval), as a listing's do not (`lsof`'s process id, the same on each of its files): only then is the
+    whole text searched for them."""
+    firsts = [float(found.group()) for rest in rests if (found := _SERIES_NUMBER.search(rest))]
+    rising = sum(1 for earlier, later in pairwise(firsts) if later > earlier)
+    return len(firsts) >= 3 and rising >= STALL_ACTIVE * (len(firsts) - 1)
 
 
 def _stall_in(view: TextView, kind: str) -> list[Pick]:
