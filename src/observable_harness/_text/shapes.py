@@ -103,7 +103,7 @@ _CHUNK_CHARS = 16 * 1024
 class TextView:
     """Line lookups over one payload without splitting it."""
 
-    __slots__ = ('_blocks', '_unindented', 'code_styles', 'columns', 'end', 'rows', 'text', 'total')
+    __slots__ = ('_blocks', '_unindented', 'code_styles', 'columns', 'end', 'rows', 'table_ends', 'text', 'total')
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -117,6 +117,8 @@ class TextView:
         """Per offset, delimiter and column, the numbers in that column of the rows from the offset on."""
         self.code_styles: dict[tuple[Span, ...], _CodeStyle | None] = {}
         """Per set of lines read, the style of diagnostic codes they show (see `_code_style`)."""
+        self.table_ends: dict[int, int] = {}
+        """Per offset under a table's names, where the rule closing its rows begins (see `_table_end`)."""
         self.end = self.total - 1 if text.endswith('\n') else self.total
         """End of the last line's content (a final line break does not open another line)."""
 
@@ -4275,13 +4277,18 @@ _CLOSING_RULE = re.compile(r'\n[ \t]*(?:-{4,}|={4,})[-=+| \t]*(?=\n)')
 
 def _table_end(view: TextView, floor: int) -> int:
     """Where the first rule below some of a table's rows (from `floor`, under its names) begins, or the text's end:
-    what follows is its totals or another table. A rule right under the names (before any row) opens the rows."""
-    text = view.text
-    found = _CLOSING_RULE.search(text, max(0, floor - 1))
-    while found is not None and not text[floor : found.start()].strip():
-        floor = found.end()
-        found = _CLOSING_RULE.search(text, floor)
-    return found.start() + 1 if found is not None else view.total
+    what follows is its totals or another table. A rule right under the names (before any row) opens the rows.
+    Searched once per text: a table's digest, its odd rows and its extremes all ask."""
+    known = view.table_ends.get(floor)
+    if known is not None:
+        return known
+    text, start = view.text, floor
+    found = _CLOSING_RULE.search(text, max(0, start - 1))
+    while found is not None and not text[start : found.start()].strip():
+        start = found.end()
+        found = _CLOSING_RULE.search(text, start)
+    end = view.table_ends[floor] = found.start() + 1 if found is not None else view.total
+    return end
 
 
 def _measured_field(lines: list[str]) -> int | None:
