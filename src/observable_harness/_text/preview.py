@@ -1470,27 +1470,18 @@ def _middle_hits(
     # One pass of a multi-literal engine finds every marker at once; without one (or with markers on most
     # lines, where the engine would report each), one search per marker, each stopping at the lines it needs.
     window = None
-    held: list[bool] | None = None
     if scanned:
         assert utf8 is not None
         places = literal_places_utf8(memoryview(utf8)[begin:end], _literals(markers), cap_each=MIDDLE_PLACES)
-    elif text.isascii():
+    else:
+        # Outside ASCII the engine scans an ASCII stand-in for the window, one character for one.
         window = _ascii_window(text, begin, end)
         places = literal_places(window, _literals(markers), cap_each=MIDDLE_PLACES)
-    else:
-        # Outside ASCII the stand-in is searched marker by marker, each search stopping at the lines it needs (a test
-        # run's output holds its markers on most lines, where the engine would report every place), once one scan
-        # has said which markers it holds at all (each absent one would cost a search of all of it).
-        window = _ascii_window(text, begin, end)
-        places = None
-        held = literal_presence(window, _literals(markers))
     present: dict[str, bool] = {}
     for index, marker in enumerate(markers):
         if len(found) >= MAX_MIDDLE_HITS:
             break
         listed = places[index] if places is not None else None
-        if held is not None and not held[index]:
-            continue
         # Searching, a character missing from the whole text rules a marker out at memchr speed (`E` in a log
         # with no capitals), where scanning for the marker costs ~0.3 ms per 512 KB.
         if listed is None and not all(_holds(text, char, present) for char in marker):
@@ -1614,8 +1605,10 @@ def _literals(markers: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
 
 
 _MIDDLE_LITERALS = tuple((marker, False) for marker in MIDDLE_MARKERS)
-MIDDLE_PLACES = 4 * MAX_MIDDLE_HITS
-"""Places of one marker a multi-literal scan may report before a search for it, which stops early, serves better."""
+MIDDLE_PLACES = 256
+"""Places of one marker a multi-literal scan may report before it stops and the marker is searched instead (a search
+stops at the lines it needs). A place costs a call into Python (~1 us) and a scan again costs ~1 ms per 512 KB: a
+marker has to be on hundreds of lines for the search to serve better."""
 
 
 LONG_MATCH = 4
