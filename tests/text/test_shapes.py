@@ -220,6 +220,22 @@ def test_json_lines_show_the_record_holding_a_value_few_others_hold() -> None:
     assert failed.startswith('{"location": ["tests/test_markupsafe.py", 76, "test_escaping[markupsafe._native]"]')
 
 
+def test_a_dump_of_counters_shows_the_counters_of_failures_above_zero() -> None:
+    # `nstat -az` (real, this machine): 396 kernel counters, most at 0. Those of failures above zero (connections
+    # refused and reset, segments retransmitted, a listen queue that overflowed) are in its middle, among zeros.
+    output = _capture('key_value', 'nstat_az_this_machine.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    for counter in ('TcpAttemptFails', 'TcpEstabResets', 'TcpRetransSegs', 'TcpOutRsts', 'TcpExtListenOverflows'):
+        assert line_with(output, f'{counter} ') in shown
+    # A counter of failures at zero says nothing went wrong: none is shown from the middle.
+    assert line_with(output, 'TcpInErrs ') not in shown and line_with(output, 'TcpExtTCPAbortFailed ') not in shown
+    # `netstat -s` (real) counts first and says what in words.
+    counts = _capture('key_value', 'netstat_s_this_machine.txt')
+    shown = select_preview(counts, 900).text.splitlines()
+    assert line_with(counts, 'times the listen queue of a socket overflowed') in shown
+    assert line_with(counts, 'segments retransmitted') in shown
+
+
 def test_a_table_printed_again_under_the_same_names_shows_its_title_and_first_rows() -> None:
     # `lizard -C 6 -s cyclomatic_complexity .` of json-c (real): every function under its column names, a table per
     # file, then the functions over the threshold again under the same names, the most complex first, and the totals.

@@ -1110,6 +1110,8 @@ def _column_peaks(view: TextView, matches: Matches, direction: int, limit: int) 
         fields = text[match.start : match.end].split()
         if len(fields) < PEAK_MIN_FIELDS or sum(1 for field in fields if cell_number(field) is not None) > 1:
             continue  # not a line of names
+        if any(field[-1] in _PROSE_STOPS for field in fields):
+            continue  # a sentence (a manual's `Redo log buffer size in bytes.`), not column names
         for index, field in enumerate(fields):
             if field.lower().strip('%#') in keys:
                 wanted.setdefault((len(fields), len(fields) - 1 - index), (match.start, match.end))
@@ -1119,9 +1121,16 @@ def _column_peaks(view: TextView, matches: Matches, direction: int, limit: int) 
         return []
     best: dict[tuple[int, int], tuple[float, int]] = {}
     ties: dict[tuple[int, int], int] = {}
+    counts = {fields for fields, _ in wanted}
     start = 0
     for line in text.split('\n'):
         fields = line.split()
+        if len(fields) not in counts:
+            start += len(line) + 1
+            continue
+        if sum(1 for field in fields if cell_number(field) is not None) * 2 < len(fields):
+            start += len(line) + 1
+            continue  # a sample's row is mostly numbers; a sentence that holds one is no row
         for column in wanted:
             if len(fields) == column[0] and (value := cell_number(fields[-1 - column[1]])) is not None:
                 held = best.get(column)
@@ -1150,6 +1159,8 @@ def _column_peaks(view: TextView, matches: Matches, direction: int, limit: int) 
 
 PEAK_MIN_FIELDS = 4
 """Fields a line of column names holds at least."""
+_PROSE_STOPS = frozenset('.,;')
+"""What ends a word in a sentence and no column's name."""
 PEAK_TIES = 2
 """Rows that may share a column's peak for it to be one."""
 

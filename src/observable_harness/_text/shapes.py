@@ -1908,6 +1908,7 @@ def digest(
             *_massif_peak(view),
             *_block_totals(view),
             *_embedded_tables(view, head, tail),
+            *_failure_counters(view, [*head, *sample, *tail]),
         ]
     if kind is ShapeKind.history:
         return _history_digest(view, head, shape.variant)
@@ -1965,6 +1966,7 @@ def digest(
             *_embedded_tables(view, head, tail),
             *_boxed_tables(view),
             *_schema_digest(view, head),
+            *_failure_counters(view, [*head, *sample, *tail]),
         ]
     if kind is ShapeKind.records and shape.variant == 'lines':
         return _rare_members(view)
@@ -1973,7 +1975,7 @@ def digest(
     if kind is ShapeKind.key_value and shape.variant == 'metrics':
         return _metric_alarms(view)
     if kind is ShapeKind.key_value:
-        return [*_final_report(view, tail), *_rare_statuses(view)]
+        return [*_final_report(view, tail), *_rare_statuses(view), *_failure_counters(view, [*head, *sample, *tail])]
     return []
 
 
@@ -2009,6 +2011,58 @@ def _metric_alarms(view: TextView) -> list[Pick]:
         seen.add(name)
         picks.append(Pick(METRIC_ALARM_PRIORITY - 0.01 * len(picks), (view.line_at(found.start()),), 'error'))
         if len(picks) == METRIC_ALARMS:
+            break
+    return picks
+
+
+_FAILURE_WORDS = (
+    r'fail|error|errs?(?-i:(?![a-z]))|(?-i:Rsts?)(?-i:(?![a-z]))|(?<![a-z])rsts?(?-i:(?![a-z]))|drop|reject|discard|timeout|timedout'
+    r'|overflow|overrun|underrun|retrans|reset|lost|abort|refus|invalid|corrupt|collision|exceed|denied|prune'
+)
+"""Words naming what went wrong, as counters spell them (`InErrs`, `OutRsts`, `rx_dropped`); not `err` inside a word
+(`Deferred`, `interrupts`) nor `rst` (`first`, `burst`)."""
+_COUNTER_ROW = re.compile(
+    r'[ \t]*(?:[A-Za-z][\w.:/()-]*[ \t]*[:=]?[ \t]+[-+]?\d[\d,]*(?:\.\d+)?(?:[ \t]+[^\n]*)?'
+    r'|\d[\d,]* [A-Za-z][^\n]*|[A-Za-z][\w .-]*:)[ \t]*$'
+)
+"""A line of a dump of counters: a name and its count (`TcpExtListenOverflows   114   0.0`, `rx_errors: 3`,
+`Aborted_connects\t7`), a count and what it counts (`netstat -s`'s `121 SYNs to LISTEN sockets dropped`), or the
+title of a group of them (`Tcp:`)."""
+_FAILURE_COUNTER = re.compile(
+    rf'^[ \t]*(?P<name>(?=[A-Za-z])[\w.:/()-]*?(?:{_FAILURE_WORDS})[\w.:/()-]*)'
+    r'[ \t]*[:=]?[ \t]+(?P<count>\d[\d,]*(?:\.\d+)?)\b'
+    rf'|^[ \t]*(?P<number>\d[\d,]*) (?P<what>[A-Za-z][^\n]*?(?:{_FAILURE_WORDS})[^\n]*)$',
+    re.MULTILINE | re.IGNORECASE,
+)
+"""A counter of something that went wrong, by its name or its words: `TcpAttemptFails  10`, `rx_dropped: 3`,
+`121 times the listen queue of a socket overflowed`."""
+COUNTER_SHARE = 0.7
+"""Lines read that must be counters (or their groups' titles) for a text to be read as a dump of them."""
+FAILURE_COUNTERS = 12
+"""Counters of failures above zero shown at most, in the order the dump lists them."""
+COUNTER_SCAN_CHARS = 1024 * 1024
+"""Dumps of counters up to this size are searched whole for them."""
+
+
+def _failure_counters(view: TextView, read: list[Span]) -> list[Pick]:
+    """In a dump of counters (`nstat -az`, `netstat -s`, `ethtool -S`, a server's status variables), those of failures
+    that are above zero: among hundreds of counters, most at 0, the few that say what went wrong (a listen queue that
+    overflowed, connections refused or reset, segments retransmitted). Wherever the dump lists them."""
+    if view.total > COUNTER_SCAN_CHARS:
+        return []
+    lines = [content for span in read if (content := view.content(span).strip())]
+    if len(lines) < RARE_MIN_ROWS or not _over(lines, lambda line: bool(_COUNTER_ROW.match(line)), COUNTER_SHARE):
+        return []
+    picks: list[Pick] = []
+    seen: set[str] = set()
+    for found in _FAILURE_COUNTER.finditer(view.text, 0, view.end):
+        count = found.group('count') or found.group('number')
+        name = found.group('name') or found.group('what')
+        if name in seen or not any(char in '123456789' for char in count):
+            continue
+        seen.add(name)
+        picks.append(Pick(METRIC_ALARM_PRIORITY - 0.01 * len(picks), (view.line_at(found.start()),), 'error'))
+        if len(picks) == FAILURE_COUNTERS:
             break
     return picks
 
