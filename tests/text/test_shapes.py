@@ -236,6 +236,36 @@ def test_a_dump_of_counters_shows_the_counters_of_failures_above_zero() -> None:
     assert line_with(counts, 'segments retransmitted') in shown
 
 
+def test_a_node_test_run_shows_each_failed_test_once_with_what_it_expected() -> None:
+    # `node --test --test-reporter=spec` (real): 425 tests, `✔ name (time)`, three `✖` among them, each with its
+    # assertion and stack; the summary lists them again under `✖ failing tests:`, the last of them in the tail.
+    output = _capture('test_runs', 'node_test_spec_path_extname.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    for name in ('path.extname of a dotfile is empty', 'path.basename drops the extension asked for'):
+        assert shown.count(line_with(output, f'\u2716 {name}')) == 1
+    assert "  '' !== '.bashrc'" in shown  # what the assertion compared, under the line that introduces it
+    assert shown.count(line_with(output, '\u2716 URL normalises a default port away')) == 1
+
+
+def test_documentation_is_a_manual_whose_words_about_errors_are_no_errors() -> None:
+    # `go doc -all flag` (real): what the package does, its functions and types. Its prose says what happens when an
+    # error occurs (`ContinueOnError`, `error occurs while parsing flags`): nothing went wrong, and no such sentence
+    # from its middle takes the room of its overview.
+    doc = _capture('text', 'go_doc_all_flag.txt')
+    preview = select_preview(doc, 1_000)
+    assert preview.shape == 'key_value'
+    assert not any('error occurs while parsing' in line for line in preview.text.splitlines())
+    assert 'Package flag implements command-line flag parsing.' in preview.text
+    # A command's `--help` (`curl --help all`, real): options and what each does.
+    _, shape, *_ = look(_capture('text', 'curl_help_all.txt'))
+    assert (shape.kind, shape.variant) == (ShapeKind.key_value, 'manual')
+    # The warning a program printed before its help is still its warning (`mariadbd --verbose --help`, real).
+    manual = _capture('text', 'mariadbd_verbose_help.txt.gz')
+    shown = select_preview(manual, 1_000).text.splitlines()
+    assert line_with(manual, '[Warning] Could not increase number of max_open_files') in shown
+    assert not any(line.strip() == 'error.' for line in shown)
+
+
 def test_a_table_printed_again_under_the_same_names_shows_its_title_and_first_rows() -> None:
     # `lizard -C 6 -s cyclomatic_complexity .` of json-c (real): every function under its column names, a table per
     # file, then the functions over the threshold again under the same names, the most complex first, and the totals.

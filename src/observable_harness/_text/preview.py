@@ -80,6 +80,7 @@ from .shapes import (
     json_findings,
     lines_between,
     logged_traceback,
+    manual_start,
     message_details,
     metric_sample,
     own_frame,
@@ -836,6 +837,8 @@ def _class_picks(
     elif shape.kind is ShapeKind.table and shape.header is not None:
         header_start = shape.header[0]
         before_findings = [span for span in head if span[1] < header_start]
+    elif shape.kind is ShapeKind.key_value and shape.variant == 'manual':
+        before_findings = list(takewhile(lambda span: not manual_start(view.content(span)), head))
     if before_findings:
         contents = [view.content(span)[:_CLASSIFIED_CHARS] for span in before_findings]
         classes.update(zip(before_findings, classify_lines(contents).classes, strict=True))

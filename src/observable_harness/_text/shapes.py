@@ -343,7 +343,7 @@ _OTHER_TESTS = re.compile(
     r'|\w+ \([\w.]+\)(?: \S.*)? \.\.\. (?:ok|FAIL|ERROR|skipped|expected failure|unexpected success)'  # unittest -v
     r'|(?:not )?ok \d+\b'  # TAP's (tape, node-tap): `ok 127 should be deeply equivalent`, `not ok 128 ...`
     # Jest's and mocha's, under the suite: `    ✓ parses ISO dates (3ms)`, `    ✕ startOf endOf quarter (17ms)`.
-    r'|[ \t]*[\u2713\u2714\u221a\u2715\u2717\u00d7] \S'
+    r'|[ \t]*[\u2713\u2714\u221a\u2715\u2716\u2717\u00d7] \S'
     # Twisted's trial, under its module and class: `    test_implicitStart ...     [FAIL]`.
     r'|[ \t]+\w+ \.\.\. +\[(?:OK|FAIL|ERROR|SKIPPED|SUCCESS|TODO|EXPECTED FAILURE|UNEXPECTED SUCCESS)\]$)'
 )
@@ -358,6 +358,7 @@ _OTHER_TESTS_MARKS = (
     '\u2714',
     '\u221a',
     '\u2715',
+    '\u2716',
     '\u2717',
     '\u00d7',
 )
@@ -509,6 +510,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     if any(line.startswith(('Test project ', 'UpdateCTestConfiguration ')) for line in head_lines[:_DETECT_HEAD]):
         # CTest names its project first; with `-V`, each test's output follows, every line under the test's number.
         return Shape(ShapeKind.test_run, 'ctest')
+    if _manual(head_lines, nonblank):
+        return Shape(ShapeKind.key_value, 'manual')
     # Findings quoted with their source need carets under it: without a `^`, no line is read twice for them.
     diagnostic = _DIAGNOSTIC.match
     if _over(nonblank, lambda line: bool(diagnostic(line)), 0.4) or ('^' in joined and _quoted_findings(nonblank)):
@@ -551,6 +554,35 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     if _stanzas(nonblank):
         return Shape(ShapeKind.key_value, 'stanzas')
     return Shape(ShapeKind.log)
+
+
+_MAN_TITLE = re.compile(r'([A-Z][\w.:+-]*)\((\d\w*)\)\s.*\s\1\(\2\)\s*$')
+"""A manual page's first line, its name and section at both ends: `TAR(1)   GNU TAR Manual   TAR(1)`."""
+_GO_DOC = re.compile(r'package \w+ // import "')
+"""`go doc -all`'s first line."""
+_OPTION_LINE = re.compile(r'\s{0,8}(?:-[A-Za-z0-9?](?:,\s*|\s+|$|\[?=)|--[A-Za-z0-9][\w-]*)')
+"""A line a command's `--help` or manual documents an option on: `  -v, --verbose  ...`, `  --log-file=#`."""
+MANUAL_OPTIONS = 0.2
+"""The share of the lines read that must document options for the text to be a command's help."""
+MANUAL_SHARE = 0.7
+"""The share of the lines read that must be options or indented under them."""
+
+
+def _manual(head_lines: list[str], nonblank: list[str]) -> bool:
+    """Whether the text documents something (a manual page, `go doc`, a command's `--help`): prose and the options or
+    signatures it describes, whose words (`error`, `fail`, `warning`) say what a thing does, not what went wrong."""
+    if head_lines and (_MAN_TITLE.match(head_lines[0]) or _GO_DOC.match(head_lines[0])):
+        return True
+    options = sum(1 for line in nonblank if _OPTION_LINE.match(line))
+    # The rest is what they do, indented under them or beside them (and, at its end, what each is set to).
+    documented = sum(1 for line in nonblank if line[:1] in ' \t' or _OPTION_LINE.match(line))
+    return options >= max(3, MANUAL_OPTIONS * len(nonblank)) and documented >= MANUAL_SHARE * len(nonblank)
+
+
+def manual_start(line: str) -> bool:
+    """Whether a command's help begins at `line`: its usage or its first option (what a program printed before it,
+    a warning, is not of the help)."""
+    return line.lstrip().lower().startswith('usage') or bool(_OPTION_LINE.match(line))
 
 
 _BARE_CARET = re.compile(r'\s*\^[~^]*\s*$')
@@ -2016,26 +2048,27 @@ def _metric_alarms(view: TextView) -> list[Pick]:
 
 
 _FAILURE_WORDS = (
-    r'fail|error|errs?(?-i:(?![a-z]))|(?-i:Rsts?)(?-i:(?![a-z]))|(?<![a-z])rsts?(?-i:(?![a-z]))|drop|reject|discard|timeout|timedout'
-    r'|overflow|overrun|underrun|retrans|reset|lost|abort|refus|invalid|corrupt|collision|exceed|denied|prune'
+    r'fail|error|errs?(?-i:(?![a-z]))|(?-i:Rsts?)(?-i:(?![a-z]))|(?<![a-z])rsts?(?-i:(?![a-z]))|drop|reject|discard'
+    r'|timeouts|timedout|timed_out|overflow|overrun|underrun|retrans|reset|lost|abort|refus|invalid|corrupt|collision'
+    r'|exceed|denied|prune'
 )
-"""Words naming what went wrong, as counters spell them (`InErrs`, `OutRsts`, `rx_dropped`); not `err` inside a word
-(`Deferred`, `interrupts`) nor `rst` (`first`, `burst`)."""
+"""Words naming what went wrong, as counters spell them (`InErrs`, `OutRsts`, `rx_dropped`, `TCPTimeouts`); not `err`
+inside a word (`Deferred`, `interrupts`) nor `rst` (`first`, `burst`), nor a timeout (a setting: `connect_timeout`)."""
 _COUNTER_ROW = re.compile(
-    r'[ \t]*(?:[A-Za-z][\w.:/()-]*[ \t]*[:=]?[ \t]+[-+]?\d[\d,]*(?:\.\d+)?(?:[ \t]+[^\n]*)?'
+    r'[ \t]*(?:[A-Za-z][\w.:/()-]*[ \t]*:?[ \t]+[-+]?\d[\d,]*(?:\.\d+)?(?:[ \t]+[^\n]*)?'
     r'|\d[\d,]* [A-Za-z][^\n]*|[A-Za-z][\w .-]*:)[ \t]*$'
 )
 """A line of a dump of counters: a name and its count (`TcpExtListenOverflows   114   0.0`, `rx_errors: 3`,
 `Aborted_connects\t7`), a count and what it counts (`netstat -s`'s `121 SYNs to LISTEN sockets dropped`), or the
-title of a group of them (`Tcp:`)."""
+title of a group of them (`Tcp:`). Not `name = value`: that sets something (`sysctl -a`, a configuration)."""
 _FAILURE_COUNTER = re.compile(
-    rf'^[ \t]*(?P<name>(?=[A-Za-z])[\w.:/()-]*?(?:{_FAILURE_WORDS})[\w.:/()-]*)'
-    r'[ \t]*[:=]?[ \t]+(?P<count>\d[\d,]*(?:\.\d+)?)\b'
+    rf'^[ \t]*(?P<name>(?=[A-Za-z])(?!(?:max|min)(?:[_.-]|(?-i:[A-Z])))[\w.:/()-]*?(?:{_FAILURE_WORDS})[\w.:/()-]*)'
+    r'[ \t]*:?[ \t]+(?P<count>\d[\d,]*(?:\.\d+)?)\b'
     rf'|^[ \t]*(?P<number>\d[\d,]*) (?P<what>[A-Za-z][^\n]*?(?:{_FAILURE_WORDS})[^\n]*)$',
     re.MULTILINE | re.IGNORECASE,
 )
 """A counter of something that went wrong, by its name or its words: `TcpAttemptFails  10`, `rx_dropped: 3`,
-`121 times the listen queue of a socket overflowed`."""
+`121 times the listen queue of a socket overflowed`. A limit is none (`max_connect_errors  100`)."""
 COUNTER_SHARE = 0.7
 """Lines read that must be counters (or their groups' titles) for a text to be read as a dump of them."""
 FAILURE_COUNTERS = 12
@@ -5138,15 +5171,15 @@ def _ctest_causes(view: TextView) -> list[Pick]:
 
 
 _FAILED_TEST_MARKS = (
-    *('--- FAIL: ', 'not ok ', '\u2715 ', '\u2717 ', '\u00d7 ', 'Failure: ', 'Error: ', '***'),
+    *('--- FAIL: ', 'not ok ', '\u2715 ', '\u2716 ', '\u2717 ', '\u00d7 ', 'Failure: ', 'Error: ', '***'),
     *('[FAIL]', '[ERROR]'),
 )
 """Literals the lines naming a failed test hold, in the runners' words: Go's `--- FAIL: TestX (0.00s)`, TAP's
-`not ok 2 - ...` (prove, node's tap), the crosses of Jest and other JavaScript runners (`✕ parses ...`),
+`not ok 2 - ...` (prove, node's tap), the crosses of Jest, node's runner and others (`✕ parses ...`, `✖ renders`),
 test-unit's `Failure: test_x(Case)` (`Error: test_x(Case)` for one that raised), CTest's
 `26/28 Test #26: name ...***Failed`, trial's `    test_x ...   [FAIL]`."""
 _FAILED_TEST = re.compile(
-    r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2717\u00d7] \S'
+    r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2716\u2717\u00d7] \S'
     r'|(?:Failure|Error): test\w*\('
     r'|\d+/\d+ Test +#\d+: \S+ [ .]*\*\*\*[A-Z]'
     r'|\w+ \.\.\. +\[(?:FAIL|ERROR)\]$)'
@@ -5161,7 +5194,7 @@ FAILED_TEST_NOTES = 3
 """The first failed tests shown with the line under each, when it is no other test's."""
 FAILED_TEST_READ = 64
 """Places of one literal looked at for failed tests, at most."""
-_TEST_LINES = ('--- ', '=== ', 'ok ', 'not ok ', '\u2713 ', '\u221a ', '\u2715 ')
+_TEST_LINES = ('--- ', '=== ', 'ok ', 'not ok ', '\u2713 ', '\u2714 ', '\u221a ', '\u2715 ', '\u2716 ')
 """How a line about another test opens: Go's, TAP's, Jest's."""
 FAILED_TEST_PRIORITY = 438.0
 """Under a pytest run's own `FAILED` summary lines, over the rest of a run's digest."""
@@ -5199,8 +5232,18 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
             and found[spans[index + 1]] > found[span]
         )
     ]
+    # A runner that lists its failures again under its summary (node's `✖ failing tests:`) names each twice: once is
+    # enough, and none a line of the tail shows already.
+    shown = {view.content(span) for span in tail}
+    named: list[Span] = []
+    for span in leaves:
+        content = view.content(span)
+        if content.rstrip().endswith(':') or (content in shown and span not in tail):
+            continue
+        shown.add(content)
+        named.append(span)
     picks: list[Pick] = []
-    for rank, span in enumerate(leaves[:FAILED_TESTS]):
+    for rank, span in enumerate(named[:FAILED_TESTS]):
         priority = FAILED_TEST_PRIORITY - rank * 0.01
         if rank < FAILED_TEST_NOTES and (tap := _tap_failure(view, span)):
             # A TAP assertion says what it checked, not which test: the test's title above it, and where it failed from
@@ -5212,9 +5255,22 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
         note = view.content(below).lstrip() if below is not None else ''
         other_test = note.startswith(_TEST_LINES) or (below is not None and _OTHER_TESTS.match(view.content(below)))
         if rank < FAILED_TEST_NOTES and below is not None and note and not other_test:
+            # A note that introduces what follows (`Expected values to be strictly equal:`) brings it: the values.
+            shown_with = _introduced(view, below) if note.rstrip().endswith(':') else None
+            if shown_with is not None:
+                picks.append(Pick(priority + 0.001, (span, below, shown_with), 'failed'))
             picks.append(Pick(priority, (span, below), 'failed'))
         picks.append(Pick(priority - 0.005, (span,), 'failed'))
     return picks
+
+
+def _introduced(view: TextView, span: Span) -> Span | None:
+    """The first line that says something under `span`, past one blank line at most: what a line ending in `:`
+    introduces."""
+    below = view.next_line(span)
+    if below is not None and not view.content(below).strip():
+        below = view.next_line(below)
+    return below if below is not None and view.content(below).strip() else None
 
 
 TAP_TITLE_REACH = 24
