@@ -22,10 +22,10 @@ from observable_harness._text.shapes import (
     _aligned_columns,
     _code_style,
     _column_reader,
-    _fields,
     _number,
     _pytest_line,
     is_rule,
+    row_fields,
 )
 
 _PLAIN_RULE = re.compile(r'\s*[-=+|: ]*[-=]{3,}[-=+|: ]*\s*$')
@@ -118,7 +118,7 @@ def test_a_cell_reads_as_the_number_it_did_when_every_cell_was_tried(field: str)
 )
 def test_a_column_is_read_as_from_every_field_of_a_row(cells: list[list[str]], delimiter: str, column: int) -> None:
     rows = [delimiter.join(row) for row in cells]
-    split = [_fields(row, delimiter) for row in rows]
+    split = [row_fields(row, delimiter) for row in rows]
     expected = [_number(fields[column]) if len(fields) > column else None for fields in split]
     assert _column_reader(delimiter, column)(rows) == expected
 

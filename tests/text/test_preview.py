@@ -1581,6 +1581,20 @@ def test_a_sentence_in_a_manual_is_no_line_of_column_names_to_find_a_peak_under(
     assert not any('buffer pool dump status is printed' in line for line in shown)
 
 
+def test_a_lookup_by_two_keys_shows_every_row_holding_both_before_the_tables_extremes() -> None:
+    # `datamash -g 1,2,3 count mean median max sum mean` over the Chinook sales (real): a row per country, city and
+    # genre. "Metal in Canada, which city spent most and which least" is a lookup of the rows holding both: each is
+    # an answer, and the extreme asked for is among them, not the whole table's largest rows.
+    table = data('tables', 'datamash_chinook_country_city_genre.csv')
+    for prompt, country, genre in (
+        ('Metal buyers in Canada: which city spent most and which least?', 'Canada', 'Metal'),
+        ('Which US city bought the longest Jazz tracks on average? Compare the USA Jazz rows.', 'USA', 'Jazz'),
+    ):
+        shown = select_preview(table, 1_000, intent=Intent.gather(prompt=prompt), offer_chars=120).text.splitlines()
+        rows = [row for row in table.splitlines() if row.startswith(f'{country},') and f',{genre},' in row]
+        assert sum(row in shown for row in rows) >= len(rows) - 2
+
+
 def test_matched_lines_of_one_form_give_way_after_two_to_lines_of_other_forms() -> None:
     # Sockets of a proxy leaking them: the request's port is on every one of the `CLOSE-WAIT` lines; two say it, and
     # the line of another state comes before the third.

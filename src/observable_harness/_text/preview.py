@@ -86,6 +86,7 @@ from .shapes import (
     own_frame,
     path_line,
     rare_values,
+    row_fields,
     summary_section,
     traceback_context,
     traceback_picks,
@@ -312,6 +313,7 @@ def select_preview(
 
     counted = census(view, [*head, *sample, *tail]) if shape.kind is ShapeKind.diagnostics else None
     matches = Matches()
+    answer = frozenset[int]()
     strong_rows = 0
     strong_spans: list[Span] = []
     findings_json = shape.kind is ShapeKind.json and shape.variant == 'findings'
@@ -348,6 +350,11 @@ def select_preview(
         shown: set[str] = set()
         weak_seen: set[str] = set()
         found = _metric_matches(view, matches.lines) if shape.variant == 'metrics' else matches.lines
+        # A table's rows holding the same few keys of the request (`JFK` and `SFO`: a route) answer a lookup together,
+        # as a filter's rows do: each is one answer, whatever its score after the first.
+        if shape.kind is ShapeKind.table:
+            answer = _answer_terms(text, shape, matches, estimated_lines)
+        answers = 0
         for rank, match in enumerate(_varied(text, found)[:INTENT_GROUPS]):
             span = (match.start, match.end)
             if alone and not text[match.start : match.start + 1].isspace():
@@ -362,6 +369,9 @@ def select_preview(
             strong = match.score >= STRONG_SHARE * top or (
                 named and rank < STRONG_MATCHES and match.score >= FLOOR_SHARE * top
             )
+            if answer and answer <= set(match.terms) and answers < ANSWER_ROWS:
+                strong = True
+                answers += 1
             if (
                 strong
                 and reported
@@ -468,7 +478,9 @@ def select_preview(
             (priority, [_Line(span, match_limit, focus, role='intent')], 'intent')
             for priority, span, focus in _newer_versions(view, intent.versions)
         )
-    if intent is not None and intent.extreme:
+    # Asked for the worst of a lookup's rows (`the worst delays on that route`), the rows are few enough to show all:
+    # the extreme among them is one of them, where a ranking of the whole table's rows would answer another question.
+    if intent is not None and intent.extreme and not answer:
         picks.extend(
             (
                 pick.priority,
@@ -542,6 +554,39 @@ _GUTTER_LINE = re.compile(r' *\d+ \| | {2,}\| ')
 `help: try:` below the quoted line)."""
 ECHO_OPTIONS = 5
 """Options (`-Wall`, `--with-x`) a line needs, and a third of its words at least, to be a command a build echoed."""
+
+
+ANSWER_ROWS = 12
+"""Rows shown at most as answers to one lookup (`_answer_terms`)."""
+LOOKUP_ROWS = 3
+"""Rows a lookup finds at least for them to be its answers, and for the extreme a request asks for to be sought among
+them alone: two rows the request names ("least covered by the dicttoolz and recipes tests") are what it compares the
+table's rows with."""
+
+
+def _answer_terms(text: str, shape: Shape, matches: Matches, total_lines: int) -> frozenset[int]:
+    """The request's terms a table's rows hold together when they look a few rows up by several keys (`JFK -> SFO`,
+    `Metal in Canada`): of the sets of two or more terms rows hold as whole cells, the weightiest that `LOOKUP_ROWS` to
+    `ANSWER_ROWS` rows hold (each such row answers the lookup). A term on half the lines or more is what the table is
+    about (the file a checker read), no key. Empty when no rows hold such a set."""
+    keys = {index for index, count in enumerate(matches.line_counts) if count < total_lines / 2}
+    sets: Counter[frozenset[int]] = Counter()
+    for match in matches.lines:
+        if (match.start, match.end) == shape.header or _quoted_or_echoed(text, match.start, match.end):
+            continue
+        # A key is a cell of the row whole (`JFK`, `Canada`), not a word inside one (`io_uring` in a function's name).
+        row = text[match.start : match.end]
+        cells = {cell.strip('"\'').lower() for cell in row_fields(row, shape.delimiter or ' ')}
+        held = frozenset(index for index in match.terms if index in keys and matches.terms[index].key in cells)
+        if len(held) >= 2:
+            sets[held] += 1
+    best, weight = frozenset[int](), 0.0
+    for held in sets:
+        rows = sum(count for other, count in sets.items() if held <= other)
+        value = sum(matches.terms[index].weight for index in held)
+        if LOOKUP_ROWS <= rows <= ANSWER_ROWS and value > weight:
+            best, weight = held, value
+    return best
 
 
 def _metric_matches(view: TextView, lines: Sequence[LineMatch]) -> list[LineMatch]:

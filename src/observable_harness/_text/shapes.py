@@ -737,7 +737,8 @@ _RULE_STROKES = re.compile(r'[-=\u2500\u2501\u2550]')
 """The strokes a rule is drawn with."""
 
 
-def _fields(line: str, delimiter: str) -> list[str]:
+def row_fields(line: str, delimiter: str) -> list[str]:
+    """A table row's cells: split at its delimiter, or at blanks (`' '`: a table aligned by them)."""
     if delimiter == ' ':
         return line.split()
     return [field.strip() for field in line.split(delimiter)]
@@ -889,15 +890,15 @@ def _table_shape(
     variant: str,
     sampled: list[str],
 ) -> Shape:
-    rows = [_fields(line, delimiter) for line in head_lines[header_index + 1 :] if line.strip() and not is_rule(line)][
-        :24
-    ]
+    rows = [
+        row_fields(line, delimiter) for line in head_lines[header_index + 1 :] if line.strip() and not is_rule(line)
+    ][:24]
     column, falling = _numeric_column(rows)
-    if falling and not _falls_on(rows, column, [_fields(line, delimiter) for line in sampled if line.strip()]):
+    if falling and not _falls_on(rows, column, [row_fields(line, delimiter) for line in sampled if line.strip()]):
         falling = False  # sorted within its first group only (`ORDER BY section, size DESC`): not a top-N
     if column >= 0 and not falling:
         # Unsorted, the largest values only matter in a column that measures something (time, size, calls).
-        names = _fields(head_lines[header_index], delimiter)
+        names = row_fields(head_lines[header_index], delimiter)
         name = names[column] if column < len(names) else ''
         if not _MAGNITUDE.search(name):
             column = -1
@@ -3843,7 +3844,7 @@ def _column_bursts(view: TextView, shape: Shape) -> list[Pick]:
         return []
     floor = shape.header[1] + 1
     rows, starts = _rows_from(view, floor)
-    cells = [_fields(line, shape.delimiter) for line in rows]  # each row split once, every column read from it
+    cells = [row_fields(line, shape.delimiter) for line in rows]  # each row split once, every column read from it
     read = [fields for fields in cells[:BURST_ROWS_READ] if fields]
     # The rows of the commonest width: a sampler prints its column names again every screenful (vmstat's).
     width = Counter(len(fields) for fields in read).most_common(1)[0][0] if read else 0
@@ -4454,11 +4455,11 @@ def extreme_rows(
     if table:
         # A table measuring several things (self and cumulative time, statements and misses): the rows with the
         # largest values of each of its first two measures, the asked-for extreme being one or the other.
-        numeric = _numeric_columns([_fields(line, shape.delimiter) for line in lines if line.strip()])
+        numeric = _numeric_columns([row_fields(line, shape.delimiter) for line in lines if line.strip()])
         if not numeric:
             return []
         assert shape.header is not None
-        names = _fields(view.content(shape.header), shape.delimiter)
+        names = row_fields(view.content(shape.header), shape.delimiter)
         naming = (measure, *subjects) if measure else subjects
         ranks = {column: _naming(names[column], naming) for column in numeric if column < len(names)}
         named = sorted((column for column, rank in ranks.items() if rank is not None), key=lambda c: ranks[c] or 0)
@@ -4659,7 +4660,7 @@ def _section_extremes(view: TextView, shape: Shape, direction: int, subjects: tu
     its CPU, disk, memory and load tables), the most extreme row of each column a request's term names, under its own
     table's header: a column's place means another measure in each table. Empty for a single table."""
     assert shape.header is not None
-    first = _fields(view.content(shape.header), shape.delimiter)[0]
+    first = row_fields(view.content(shape.header), shape.delimiter)[0]
     if not first.strip():
         return []
     text, opening = view.text, f'\n{first}{shape.delimiter}'
@@ -4673,11 +4674,11 @@ def _section_extremes(view: TextView, shape: Shape, direction: int, subjects: tu
     rows, starts = _rows_from(view, shape.header[1] + 1)
     picks: list[Pick] = []
     for index, header in enumerate(headers):
-        names = _fields(view.content(header), shape.delimiter)
+        names = row_fields(view.content(header), shape.delimiter)
         stop = headers[index + 1][0] if index + 1 < len(headers) else view.end + 1
         low, high = bisect_left(starts, header[1] + 1), bisect_left(starts, stop)
         section, places = rows[low:high], starts[low:high]
-        numeric = _numeric_columns([_fields(line, shape.delimiter) for line in section[:SECTION_ROWS_READ] if line])
+        numeric = _numeric_columns([row_fields(line, shape.delimiter) for line in section[:SECTION_ROWS_READ] if line])
         for column in numeric:
             if column < len(names) and _naming(names[column], subjects) is not None:
                 values = _column_reader(shape.delimiter, column)(section)
