@@ -566,6 +566,8 @@ MANUAL_OPTIONS = 0.2
 """The share of the lines read that must document options for the text to be a command's help."""
 MANUAL_SHARE = 0.7
 """The share of the lines read that must be options or indented under them."""
+MANUAL_LINES = 15
+"""Lines read at least for a text to be judged a command's help by them."""
 
 
 def _manual(head_lines: list[str], nonblank: list[str]) -> bool:
@@ -573,10 +575,11 @@ def _manual(head_lines: list[str], nonblank: list[str]) -> bool:
     signatures it describes, whose words (`error`, `fail`, `warning`) say what a thing does, not what went wrong."""
     if head_lines and (_MAN_TITLE.match(head_lines[0]) or _GO_DOC.match(head_lines[0])):
         return True
-    options = sum(1 for line in nonblank if _OPTION_LINE.match(line))
-    # The rest is what they do, indented under them or beside them (and, at its end, what each is set to).
-    documented = sum(1 for line in nonblank if line[:1] in ' \t' or _OPTION_LINE.match(line))
-    return options >= max(3, MANUAL_OPTIONS * len(nonblank)) and documented >= MANUAL_SHARE * len(nonblank)
+    # Options, and what they do indented under them or beside them (and, at its end, what each is set to); the test
+    # ruling most texts out first, at their first lines.
+    if not _over(nonblank, lambda line: line[:1] in ' \t' or _OPTION_LINE.match(line), MANUAL_SHARE):
+        return False
+    return _over(nonblank, _OPTION_LINE.match, MANUAL_OPTIONS) and len(nonblank) >= MANUAL_LINES
 
 
 def manual_start(line: str) -> bool:
