@@ -2075,6 +2075,8 @@ _FAILURE_COUNTER = re.compile(
 `121 times the listen queue of a socket overflowed`. A limit is none (`max_connect_errors  100`)."""
 COUNTER_SHARE = 0.7
 """Lines read that must be counters (or their groups' titles) for a text to be read as a dump of them."""
+COUNTER_FIRST = 16
+"""Lines read first for that, of which a little fewer must be counters (a dump may open with a title or a blank)."""
 FAILURE_COUNTERS = 12
 """Counters of failures above zero shown at most, in the order the dump lists them."""
 COUNTER_SCAN_CHARS = 1024 * 1024
@@ -2085,10 +2087,14 @@ def _failure_counters(view: TextView, read: list[Span]) -> list[Pick]:
     """In a dump of counters (`nstat -az`, `netstat -s`, `ethtool -S`, a server's status variables), those of failures
     that are above zero: among hundreds of counters, most at 0, the few that say what went wrong (a listen queue that
     overflowed, connections refused or reset, segments retransmitted). Wherever the dump lists them."""
-    if view.total > COUNTER_SCAN_CHARS:
+    if view.total > COUNTER_SCAN_CHARS or len(read) < RARE_MIN_ROWS:
+        return []
+    counter = _COUNTER_ROW.match
+    # The first lines read rule most texts out (a log's open with a time) before all are stripped and tried.
+    if not _over([view.content(span) for span in read[:COUNTER_FIRST]], counter, COUNTER_SHARE - 0.1):
         return []
     lines = [content for span in read if (content := view.content(span).strip())]
-    if len(lines) < RARE_MIN_ROWS or not _over(lines, lambda line: bool(_COUNTER_ROW.match(line)), COUNTER_SHARE):
+    if len(lines) < RARE_MIN_ROWS or not _over(lines, counter, COUNTER_SHARE):
         return []
     picks: list[Pick] = []
     seen: set[str] = set()
