@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from observable_harness._text import shapes
 from observable_harness._text.intent import Intent
 from observable_harness._text.layout import compact_json
+from observable_harness._text.lines import LineClass, classify_line
 from observable_harness._text.preview import (
     HEAD_CHARS,
     HEAD_LINES,
@@ -264,6 +265,16 @@ def test_documentation_is_a_manual_whose_words_about_errors_are_no_errors() -> N
     shown = select_preview(manual, 1_000).text.splitlines()
     assert line_with(manual, '[Warning] Could not increase number of max_open_files') in shown
     assert not any(line.strip() == 'error.' for line in shown)
+
+
+def test_a_protocol_reply_saying_the_server_failed_is_an_error() -> None:
+    # `memcached -vv` (real): every command and reply of 300 connections, `<24 set ...`, `>24 STORED`. One value was
+    # too large: `>24 SERVER_ERROR object too large for cache`, in the middle. A status spelled as one token with its
+    # kind (`SERVER_ERROR`, `CLIENT_ERROR`) opening a reply is an error, where a constant in code is none.
+    output = _capture('logs', 'memcached_vv_sessions.txt')
+    assert line_with(output, 'SERVER_ERROR object too large') in select_preview(output, 1_000).text.splitlines()
+    assert classify_line('  if (rc == SQLITE_ERROR) {') is LineClass.normal
+    assert classify_line('(error) ERR unknown command') is LineClass.error
 
 
 def test_a_table_printed_again_under_the_same_names_shows_its_title_and_first_rows() -> None:

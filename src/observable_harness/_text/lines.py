@@ -141,6 +141,9 @@ _EXIT_STATUS = re.compile(
 _STRONG_ERROR = re.compile(
     r'^\s*(?:[Ee]rror|[Ff]atal|[Ff]ailed|[Ff]ailure|[Ff]ailures|panic|exception|critical|err!?)\b'
     r'|\b(?:ERROR|FATAL|FAILED|FAILURES?|CRITICAL|PANIC)\b|\bERR!'
+    # A reply's or a task's status opening the line, or after the connection it answers: memcached's `>25 SERVER_ERROR`.
+    r'|^\s*(?:[<>]?\d{1,6}:? )?[A-Z][A-Z0-9]*_(?:ERROR|FAILED|FAILURE)\b'
+    r'|^\s*\(error\) '  # redis-cli's reply: `(error) ERR unknown command`
     r'|(?<!-)\b(?:[Ee]rror|[Ff]atal [Ee]rror|[Ff]ailed|[Ff]ailure)(?:\[\w+\])?:(?!:)'  # not `error::tests`, `fp-error:`
     r'|\b[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b(?::|\s*$)'
     r'|^Caused by: '
