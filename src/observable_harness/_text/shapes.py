@@ -510,6 +510,10 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     if any(line.startswith(('Test project ', 'UpdateCTestConfiguration ')) for line in head_lines[:_DETECT_HEAD]):
         # CTest names its project first; with `-V`, each test's output follows, every line under the test's number.
         return Shape(ShapeKind.test_run, 'ctest')
+    if _over(nonblank, _STAMPED_LEVEL.match, 0.8):
+        # Nearly every line a time and a level (`2026-11-29T10:00:00 INFO ...`, `[2026/11/29 10:00:00] [error]`): a log,
+        # whatever else its messages look like; no other shape is tried line by line.
+        return Shape(ShapeKind.log)
     if _manual(head_lines, nonblank):
         return Shape(ShapeKind.key_value, 'manual')
     # Findings quoted with their source need carets under it: without a `^`, no line is read twice for them.
@@ -833,6 +837,11 @@ def _boxed(lines: list[str], rule: int) -> bool:
 
 _LOG_LEVEL = re.compile(r'\s*\[?(?:INFO|WARN(?:ING)?|ERROR|DEBUG|TRACE|CRITICAL|FATAL|NOTICE)\b')
 """A log line's level where the line opens with it."""
+_STAMPED_LEVEL = re.compile(
+    r'\[?\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d:\d\d[.,]?\d*(?:Z|[+-]\d\d:?\d\d)?\]?(?: +-)? +'
+    r'\[?(?:INFO|WARN(?:ING)?|ERROR|DEBUG|TRACE|CRITICAL|FATAL|NOTICE|info|warn|error|debug|notice|crit)\b'
+)
+"""A log line opening with its date and time, then its level."""
 _PROGRESS_BAR = re.compile(r'\d%\|')
 """Where a progress bar (tqdm's) opens: its percentage against the bar's first pipe."""
 
