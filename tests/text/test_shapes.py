@@ -277,6 +277,16 @@ def test_a_protocol_reply_saying_the_server_failed_is_an_error() -> None:
     assert classify_line('(error) ERR unknown command') is LineClass.error
 
 
+def test_a_status_listing_shows_the_entries_few_entries_share_the_mark_of() -> None:
+    # `borg create --list` (real) of five stdlib packages a day after the first archive: 145 entries `U` (unchanged),
+    # 21 `d` (folders), three modified (`M`) and two added (`A`) in the middle. Those are what changed.
+    output = _capture('listing', 'borg_create_list_stdlib.txt')
+    shown = select_preview(output, 800).text.splitlines()
+    for entry in ('M bsrc/json/decoder.py', 'M bsrc/http/client.py', 'M bsrc/xml/dom/minidom.py'):
+        assert entry in shown
+    assert 'A bsrc/email/notes.txt' in shown
+
+
 def test_a_table_printed_again_under_the_same_names_shows_its_title_and_first_rows() -> None:
     # `lizard -C 6 -s cyclomatic_complexity .` of json-c (real): every function under its column names, a table per
     # file, then the functions over the threshold again under the same names, the most complex first, and the totals.

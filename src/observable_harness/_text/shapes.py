@@ -1985,7 +1985,8 @@ def digest(
         if shape.variant == 'ls':
             # `ls -lR`: an odd file is read with the directory it is in.
             rare = [Pick(pick.priority, (*_directory_of(view, pick.spans[0]), *pick.spans), pick.role) for pick in rare]
-        return [*_sized_digest(view, head, tail), *_largest_entries(view), *rare]
+        changed = _changed_entries(view, head, tail, sample)
+        return [*_sized_digest(view, head, tail), *_largest_entries(view), *rare, *changed]
     if kind is ShapeKind.log:
         if shape.variant == 'threads':
             return _thread_stacks(view)
@@ -2012,6 +2013,7 @@ def digest(
             *_boxed_tables(view),
             *_schema_digest(view, head),
             *_failure_counters(view, [*head, *sample, *tail]),
+            *_changed_entries(view, head, tail, sample),
         ]
     if kind is ShapeKind.records and shape.variant == 'lines':
         return _rare_members(view)
@@ -3037,6 +3039,45 @@ def _rare_leading(view: TextView, head: list[Span], tail: list[Span], sample: li
             break
     return [
         Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (span,), 'rare') for rank, span in enumerate(sorted(picked.values()))
+    ]
+
+
+_STATUS_ENTRY = re.compile(r'([A-Z?!+~]{1,2}|[-dcx]) +(?=\S*[/.])\S')
+"""An entry a status listing marks with what happened to it: `M src/app.py` (`git status -s`, `svn status`,
+`hg status`, `borg create --list`), `?? notes.txt`, `A tools/new.patch`."""
+_STATUS_CODES = re.compile(r'\n([A-Z?!+~]{1,2}|[-dcx]) +(?=\S*[/.])\S')
+ENTRY_SHARE = 0.8
+"""Lines read that must be marked entries for a text to be such a listing."""
+CHANGED_SHARE = 0.05
+"""At most this share of the entries carry a mark for it to say the entry changed (the rest: unchanged, a folder)."""
+CHANGED_ENTRIES = 8
+"""Changed entries shown at most, in the listing's order, past those its first and last lines show."""
+CHANGED_PRIORITY = 457.4
+"""Just under the entries of a listing that are odd in a column of few values (`_rare_leading`, 457.5)."""
+
+
+def _changed_entries(view: TextView, head: list[Span], tail: list[Span], sample: list[Span]) -> list[Pick]:
+    """In a listing that marks each entry with a status (`borg create --list`: `U` unchanged, `d` a folder, `M`
+    modified, `A` added), the entries of the marks few entries carry: what changed among a thousand that did not,
+    wherever they are."""
+    if view.total > RARE_LEADING_CHARS:
+        return []
+    read = [view.content(span) for span in (*head, *sample)]
+    lines = [line for line in read if line.strip()]
+    if len(lines) < RARE_MIN_ROWS or not _over(lines, _STATUS_ENTRY.match, ENTRY_SHARE):
+        return []
+    places: dict[str, list[int]] = {}
+    for found in _STATUS_CODES.finditer(f'\n{view.text[: view.end]}'):
+        places.setdefault(found.group(1), []).append(found.start())
+    total = sum(len(held) for held in places.values())
+    few = [code for code, held in places.items() if len(held) <= CHANGED_SHARE * total]
+    if not few or len(few) == len(places):
+        return []  # no mark most entries carry: the listing is all changes (`git status`), none stands out
+    low, high = (head[-1][1] if head else 0), (tail[0][0] if tail else view.end)
+    starts = sorted(start for code in few for start in places[code] if low < start < high)
+    return [
+        Pick(CHANGED_PRIORITY - rank * 0.01, (view.line_at(start),), 'rare')
+        for rank, start in enumerate(starts[:CHANGED_ENTRIES])
     ]
 
 
