@@ -287,6 +287,18 @@ def test_a_status_listing_shows_the_entries_few_entries_share_the_mark_of() -> N
     assert 'A bsrc/email/notes.txt' in shown
 
 
+def test_a_list_ending_the_output_is_shown_under_the_line_that_says_what_it_lists() -> None:
+    # `pydoctor` over seven stdlib packages (real): 326 findings, then `these 40 objects' docstrings contain syntax
+    # errors:` over forty names, the last line. Which objects the list names is its title's to say.
+    output = _capture('diagnostics', 'pydoctor_stdlib_seven.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert "these 40 objects' docstrings contain syntax errors:" in shown
+    assert shown[-1] == '    xmlrpc.server'
+    # A checker that cannot parse a file says so in words, without a line number (`sandbox.py:???: cannot parse file`).
+    assert classify_line("pkg/sandbox.py:???: cannot parse file, '(' was never closed") is LineClass.error
+    assert classify_line('This cannot be undone.') is LineClass.normal
+
+
 def test_a_table_printed_again_under_the_same_names_shows_its_title_and_first_rows() -> None:
     # `lizard -C 6 -s cyclomatic_complexity .` of json-c (real): every function under its column names, a table per
     # file, then the functions over the threshold again under the same names, the most complex first, and the totals.

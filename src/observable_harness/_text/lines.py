@@ -159,7 +159,8 @@ _WARNING = re.compile(
 )
 _WEAK_ERROR = re.compile(
     r'\b(?:segmentation fault|core dumped|undefined reference to|no such file or directory|permission denied|'
-    r'command not found|cannot find|could not|couldn\'t|unable to|failed to|non-zero exit|(?<==> )not found|'
+    r'command not found|cannot (?:find|parse|open|read|load|import|resolve)|could not|couldn\'t|unable to|failed to|'
+    r'non-zero exit|(?<==> )not found|'
     r'returned non-zero|exited with (?:code|status) [1-9]|exit (?:status|code) [1-9]|compilation terminated|'
     r'aborted|killed|(?:connection|authentication|access) refused|timed out|panicked at|'
     r'invalid (?:read|write|free)|received signal SIG\w+)\b',
@@ -370,7 +371,7 @@ _WEAK_WORDS = (
     'permission denied',
     'command not found',
     '=> not found',  # a library the loader cannot resolve, as `ldd` lists it: `libjli.so => not found`
-    'cannot find',
+    'cannot ',
     'could not',
     "couldn't",
     'unable to',

@@ -306,7 +306,7 @@ def select_preview(
         picks.append((1000.0, [_Line(final_line, final_limit, role='final')], 'final'))
         # An indented last line goes on from one above it (the last finding's message, its second line): that line says
         # what it is about.
-        opener = _opening_line(view, final_line)
+        opener = _opening_line(view, final_line) or _list_title(view, final_line)
         if opener:
             lines = [_Line(span, plain_limit, role='final') for span in opener]
             picks.append((FINAL_OPENER_PRIORITY, [*lines, _Line(final_line, final_limit, role='final')], 'final'))
@@ -1126,6 +1126,32 @@ FINAL_OPENER_PRIORITY = 960.0
 OPENER_REACH = 2
 """Lines above an indented last line looked through for the one it goes on from: a message's next line or two, not
 the source and carets a compiler quotes under its last warning (the room goes to what the request names)."""
+
+
+LIST_REACH = 64
+"""Lines of a list the last line ends that are read back to the line introducing it."""
+LIST_ITEMS = 6
+"""Items of such a list shown with its title, the last of them: past that many, the title alone."""
+
+
+def _list_title(view: TextView, span: Span) -> list[Span]:
+    """For the indented last item of a list of names, one a line, the line introducing the list (`these 7 objects'
+    docstrings contain syntax errors:`) within `LIST_REACH` lines, and the items between when they are few: what the
+    list is of."""
+    last = view.content(span)
+    if not last[:1].isspace() or len(last.split()) != 1:
+        return []
+    above: list[Span] = []
+    for line in view.backward(span, LIST_REACH):
+        content = view.content(line)
+        if not content[:1].isspace():
+            if not content.rstrip().endswith(':') or not above:
+                return []
+            return [line, *above[::-1]] if len(above) < LIST_ITEMS else [line]
+        if len(content.split()) != 1:
+            return []  # a record's fields (`  Installed: 3.134`), a quoted source line: no list of names
+        above.append(line)
+    return []
 
 
 def _opening_line(view: TextView, span: Span) -> list[Span]:
