@@ -2090,8 +2090,11 @@ COUNTER_FIRST = 16
 """Lines read first for that, of which a little fewer must be counters (a dump may open with a title or a blank)."""
 FAILURE_COUNTERS = 12
 """Counters of failures above zero shown at most, in the order the dump lists them."""
-COUNTER_SCAN_CHARS = 1024 * 1024
-"""Dumps of counters up to this size are searched whole for them."""
+COUNTER_SCAN_CHARS = 256 * 1024
+"""Dumps of counters up to this size are searched whole for them (a dump of every kernel counter is 20 KB)."""
+COUNTER_NAMES = 0.7
+"""The share of the lines read whose first word is a name no other of them opens with, in a dump of counters."""
+_FIRST_WORD = re.compile(r'[A-Za-z][\w.:/()-]*')
 
 
 def _failure_counters(view: TextView, read: list[Span]) -> list[Pick]:
@@ -2104,8 +2107,13 @@ def _failure_counters(view: TextView, read: list[Span]) -> list[Pick]:
     # The first lines read rule most texts out (a log's open with a time) before all are stripped and tried.
     if not _over([view.content(span) for span in read[:COUNTER_FIRST]], counter, COUNTER_SHARE - 0.1):
         return []
-    lines = [content for span in read if (content := view.content(span).strip())]
+    lines = [content for span in dict.fromkeys(read) if (content := view.content(span).strip())]
     if len(lines) < RARE_MIN_ROWS or not _over(lines, counter, COUNTER_SHARE):
+        return []
+    # Each counter has a name of its own; a table whose rows open with the same word (`lsof`'s command, a log's
+    # level) is no dump of counters, however many numbers follow it.
+    names = [found.group() for line in lines if (found := _FIRST_WORD.search(line)) is not None]
+    if len(set(names)) < COUNTER_NAMES * len(names):
         return []
     picks: list[Pick] = []
     seen: set[str] = set()
