@@ -1186,6 +1186,10 @@ def _column_peaks(view: TextView, matches: Matches, direction: int, limit: int) 
             continue  # not a line of names
         if any(field[-1] in _PROSE_STOPS for field in fields):
             continue  # a sentence (a manual's `Redo log buffer size in bytes.`), not column names
+        below = view.next_line((match.start, match.end))
+        row = view.content(below).split() if below is not None else []
+        if len(row) != len(fields) or sum(1 for field in row if _opens_number(field)) * 2 < len(row):
+            continue  # names are over a row of as many numbers (mostly): a log's line is over another log line
         for index, field in enumerate(fields):
             if field.lower().strip('%#') in keys:
                 wanted.setdefault((len(fields), len(fields) - 1 - index), (match.start, match.end))
@@ -1202,11 +1206,14 @@ def _column_peaks(view: TextView, matches: Matches, direction: int, limit: int) 
         if len(fields) not in counts:
             start += len(line) + 1
             continue
-        if sum(1 for field in fields if cell_number(field) is not None) * 2 < len(fields):
-            start += len(line) + 1
-            continue  # a sample's row is mostly numbers; a sentence that holds one is no row
+        numeric: bool | None = None
         for column in wanted:
             if len(fields) == column[0] and (value := cell_number(fields[-1 - column[1]])) is not None:
+                if numeric is None:
+                    # A sample's row is mostly numbers; a sentence that holds one is no row (told by first characters).
+                    numeric = sum(1 for field in fields if _opens_number(field)) * 2 >= len(fields)
+                if not numeric:
+                    break
                 held = best.get(column)
                 if held is None or (value - held[0]) * direction > 0:
                     best[column] = (value, start)
@@ -1233,6 +1240,13 @@ def _column_peaks(view: TextView, matches: Matches, direction: int, limit: int) 
 
 PEAK_MIN_FIELDS = 4
 """Fields a line of column names holds at least."""
+
+
+def _opens_number(field: str) -> bool:
+    """Whether a field opens with a number (`54.55`, `-0.5`, `.5`): a row of samples is told by its first characters."""
+    return field[0].isdigit() or (len(field) > 1 and field[0] in '-+.' and field[1].isdigit())
+
+
 _PROSE_STOPS = frozenset('.,;')
 """What ends a word in a sentence and no column's name."""
 PEAK_TIES = 2
@@ -1690,10 +1704,8 @@ def _literals(markers: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
 
 
 _MIDDLE_LITERALS = tuple((marker, False) for marker in MIDDLE_MARKERS)
-MIDDLE_PLACES = 256
-"""Places of one marker a multi-literal scan may report before it stops and the marker is searched instead (a search
-stops at the lines it needs). A place costs a call into Python (~1 us) and a scan again costs ~1 ms per 512 KB: a
-marker has to be on hundreds of lines for the search to serve better."""
+MIDDLE_PLACES = 4 * MAX_MIDDLE_HITS
+"""Places of one marker a multi-literal scan may report before a search for it, which stops early, serves better."""
 
 
 LONG_MATCH = 4

@@ -206,7 +206,6 @@ class _Hyperscan:
             ],
         )
         self._database: Any = database
-        self._forms = len(forms)
         self._local = threading.local()
 
     def _scratch(self) -> Any:
@@ -227,28 +226,21 @@ class _Hyperscan:
         self._database.scan(data, match_event_handler=on_match, scratch=scratch)
         return hits
 
-    def scan_capped(self, data: bytes | memoryview, cap_each: int) -> tuple[list[tuple[int, int]], int | None]:
-        """Like `scan`, stopping as soon as one form has more than `cap_each` hits: the hits, and that form (or
-        `None` when the scan ran to the end)."""
+    def scan_capped(self, data: bytes | memoryview, cap: int) -> tuple[list[tuple[int, int]], bool]:
+        """Like `scan`, stopping after `cap` hits: the hits, and whether it stopped."""
         scratch = self._scratch()
         hits: list[tuple[int, int]] = []
         append = hits.append
-        counts = [0] * self._forms
-        over: list[int] = []
 
         def on_match(form: int, start: int, end: int, flags: int, context: object) -> bool:
             append((form, end))
-            counts[form] += 1
-            if counts[form] > cap_each:
-                over.append(form)
-                return True
-            return False
+            return len(hits) >= cap
 
         try:
             self._database.scan(data, match_event_handler=on_match, scratch=scratch)
         except self._module.ScanTerminated:
-            return hits, over[0]
-        return hits, None
+            return hits, True
+        return hits, False
 
 
 class _RE2Match(Protocol):
@@ -631,14 +623,19 @@ def literal_places_utf8(
 
 
 def _places(data: bytes | memoryview, literals: tuple[tuple[str, bool], ...], cap_each: int) -> list[list[int] | None]:
-    hits, over = _literal_scanner(literals, first_only=False).scan_capped(data, cap_each)
-    if over is not None:
-        # That literal has more places than asked for: it is searched instead, the rest scanned again. A scan stops at
-        # the first literal over its share, so a text full of several markers costs a short scan for each of them.
-        rest = tuple(literal for index, literal in enumerate(literals) if index != over)
-        found = _places(data, rest, cap_each) if rest else []
-        return [*found[:over], None, *found[over:]]
+    hits, stopped = _literal_scanner(literals, first_only=False).scan_capped(data, cap_each * len(literals) + 1)
     places: list[list[int] | None] = [[] for _ in literals]
+    if stopped:
+        # Some literal has more than its share of the places reported: leave those out, scan for the rest.
+        counts = [0] * len(literals)
+        for index, _ in hits:
+            counts[index] += 1
+        rest = [index for index, count in enumerate(counts) if count <= cap_each]
+        found = _places(data, tuple(literals[index] for index in rest), cap_each) if rest else []
+        places = [None] * len(literals)
+        for index, listed in zip(rest, found, strict=True):
+            places[index] = listed
+        return places
     for index, end in hits:
         listed = places[index]
         assert listed is not None
