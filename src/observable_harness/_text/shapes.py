@@ -3070,8 +3070,9 @@ def _changed_entries(view: TextView, head: list[Span], tail: list[Span], sample:
     wherever they are."""
     if view.total > RARE_LEADING_CHARS:
         return []
-    read = [view.content(span) for span in (*head, *sample)]
-    lines = [line for line in read if line.strip()]
+    if not _over([view.content(span) for span in head[:8]], _STATUS_ENTRY.match, 0.5):
+        return []  # its first lines say whether it is one before the rest read are tried
+    lines = [line for span in (*head, *sample) if (line := view.content(span)).strip()]
     if len(lines) < RARE_MIN_ROWS or not _over(lines, _STATUS_ENTRY.match, ENTRY_SHARE):
         return []
     places: dict[str, list[int]] = {}
