@@ -313,3 +313,52 @@ def test_a_line_repeated_word_for_word_is_classified_once_per_call(monkeypatch: 
     found = classify_lines(batch)
     assert sorted(set(calls)) == sorted(calls) == sorted(set(batch))
     assert found.bases == [LineClass.normal, LineClass.error, LineClass.normal, LineClass.error, LineClass.blank]
+
+
+_ERROR_PIECES = st.sampled_from(
+    [
+        'error',
+        'Error',
+        'ERROR',
+        'err!',
+        'ERR!',
+        'fatal',
+        'Fatal Error',
+        'FAILED',
+        'failure',
+        'Failures',
+        'panic',
+        'CRITICAL',
+        'ValueError',
+        'KeyboardInterrupt',
+        'SystemExit',
+        'Fault',
+        'SERVER_ERROR',
+        '>25 ',
+        '12: ',
+        '(error) ',
+        'Caused by: ',
+        'make[2]: ***',
+        'make: *** ',
+        ':',
+        '::',
+        '-',
+        '[E0308]',
+        ' ',
+        '  ',
+        'x',
+        'é',
+        'ſ',
+        '\t',
+        'tests',
+    ]
+)
+
+
+@given(st.lists(_ERROR_PIECES, max_size=12).map(''.join))
+@example('  Error: boom')
+@example('fp-error: not one')
+@example('error::tests')
+def test_the_error_forms_tried_one_by_one_find_what_the_whole_pattern_finds(line: str) -> None:
+    # Each form is tried only on a line holding its literals, for speed: the answer is the one regex's, always.
+    assert lines_module.strong_error(line) is (lines_module._STRONG_ERROR.search(line) is not None)
