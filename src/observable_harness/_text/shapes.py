@@ -2049,15 +2049,25 @@ def _metric_alarms(view: TextView) -> list[Pick]:
     the first of each metric."""
     if view.total > METRIC_SCAN_CHARS:
         return []
+    found = (
+        (found.group(1) or found.group(4), found.start())
+        for found in _FAILURE_SAMPLE.finditer(view.text, 0, view.end)
+        if found.group(3) is None or float(found.group(3)) > 0
+    )
+    return _first_of_each(view, found, METRIC_ALARMS)
+
+
+def _first_of_each(view: TextView, found: Iterable[tuple[str, int]], most: int) -> list[Pick]:
+    """The line of the first place of each name, in order, `most` at most: a failure counter's or flag's, as an
+    error (`METRIC_ALARM_PRIORITY`)."""
     picks: list[Pick] = []
     seen: set[str] = set()
-    for found in _FAILURE_SAMPLE.finditer(view.text, 0, view.end):
-        name = found.group(1) or found.group(4)
-        if name in seen or (found.group(3) is not None and float(found.group(3)) <= 0):
+    for name, start in found:
+        if name in seen:
             continue
         seen.add(name)
-        picks.append(Pick(METRIC_ALARM_PRIORITY - 0.01 * len(picks), (view.line_at(found.start()),), 'error'))
-        if len(picks) == METRIC_ALARMS:
+        picks.append(Pick(METRIC_ALARM_PRIORITY - 0.01 * len(picks), (view.line_at(start),), 'error'))
+        if len(picks) == most:
             break
     return picks
 
@@ -2115,18 +2125,12 @@ def _failure_counters(view: TextView, read: list[Span]) -> list[Pick]:
     names = [found.group() for line in lines if (found := _FIRST_WORD.search(line)) is not None]
     if len(set(names)) < COUNTER_NAMES * len(names):
         return []
-    picks: list[Pick] = []
-    seen: set[str] = set()
-    for found in _FAILURE_COUNTER.finditer(view.text, 0, view.end):
-        count = found.group('count') or found.group('number')
-        name = found.group('name') or found.group('what')
-        if name in seen or not any(char in '123456789' for char in count):
-            continue
-        seen.add(name)
-        picks.append(Pick(METRIC_ALARM_PRIORITY - 0.01 * len(picks), (view.line_at(found.start()),), 'error'))
-        if len(picks) == FAILURE_COUNTERS:
-            break
-    return picks
+    found = (
+        (found.group('name') or found.group('what'), found.start())
+        for found in _FAILURE_COUNTER.finditer(view.text, 0, view.end)
+        if any(char in '123456789' for char in found.group('count') or found.group('number'))
+    )
+    return _first_of_each(view, found, FAILURE_COUNTERS)
 
 
 def metric_sample(view: TextView, span: Span) -> Span | None:
