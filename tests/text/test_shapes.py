@@ -2627,3 +2627,27 @@ def test_a_doctest_run_keeps_its_account_of_the_items_that_failed_over_the_examp
     at = shown.index('2 items had failures:')
     assert shown[at + 1 : at + 3] == ['   2 of   2 in stats_copy.median_high', '   1 of   2 in stats_copy.median_low']
     assert '79 passed and 3 failed.' in shown
+
+
+def test_a_listing_of_a_packs_objects_is_no_history_of_commits() -> None:
+    # `git verify-pack -v` of object-inspect's repacked clone (real): an object a line, each hash followed by its type
+    # and sizes (`d6aeca66... blob   35971 11971 25543`), then how deep the delta chains go. A hash opening each line
+    # made it a `git log --oneline`, whose digest shows one line per commit and none of the chains' account.
+    output = _capture('listing', 'git_verify_pack_object_inspect.txt.gz')
+    assert look(output)[1].kind is not ShapeKind.history
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert 'chain length = 14: 1 object' in shown
+    assert 'non delta: 440 objects' in shown
+    # A history's line is still one: a subject may open with a type word, not with a type and a size.
+    assert shapes._ONELINE_COMMIT.match('5b604c3 tree: drop the unused walker')
+
+
+def test_the_same_warning_about_another_name_gives_way_to_the_lines_that_say_why_it_failed() -> None:
+    # `pip install --dry-run -v` (real) against an index this machine lists but does not have: the same warning for
+    # every package (`Location '.../black/' is ignored`), then a resolution conflict and its cause at the end. One of
+    # the warnings says it; the room goes to the cause.
+    output = _capture('logs', 'pip_install_dry_run_conflict.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert sum('is ignored: it is neither a file nor a directory' in line for line in shown) == 1
+    assert '    sphinx 7.2.6 depends on docutils<0.21 and >=0.18.1' in shown
+    assert '    The user requested docutils==0.21.2' in shown

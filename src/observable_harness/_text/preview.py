@@ -784,6 +784,8 @@ ACCOUNT_ITEMS = 6
 
 REPEATED_ERROR_PRIORITY = 150.0
 """Where an error line of a kind shown already ranks: under a log's warnings, over its plain last lines."""
+REPEATED_WARNING_PRIORITY = 95.0
+"""Where a warning of a kind shown already ranks: under the plain lines a log opens and ends with."""
 _RUN_TALLY = re.compile(r'\s*\d+ (?:passing \(\d[\d.]*m?s\)|failing|pending)\s*$')
 """A line of mocha's tally: `  1255 passing (3s)`, `  4 pending`, `  1 failing`."""
 
@@ -1045,6 +1047,15 @@ def _class_picks(
             repeated.add(span)
         latest[kind] = span
     repeated -= set(latest.values())
+    # The same warning again about another name (a package index's `Location '...' is ignored` for every package)
+    # says nothing its first said: the first of each kind keeps its rank, those after it rank under the plain lines
+    # at the ends, which say more.
+    warned: set[str] = set()
+    for span in sorted(span for span, line_class in classes.items() if line_class is LineClass.warning):
+        kind = _error_kind(view.content(span))
+        if kind in warned:
+            repeated.add(span)
+        warned.add(kind)
     for span, line_class in classes.items():
         if line_class is LineClass.summary or (line_class is LineClass.error and span in last_errors):
             out.append(
@@ -1058,7 +1069,8 @@ def _class_picks(
             priority = REPEATED_ERROR_PRIORITY if span in repeated else 300.0
             out.append((priority - 1e-6 * span[0], [_Line(span, limit, role='error')], 'error'))
         elif line_class is LineClass.warning:
-            out.append((200.0 - 1e-6 * span[0], [_Line(span, limit, role='warning')], 'warning'))
+            priority = REPEATED_WARNING_PRIORITY if span in repeated else 200.0
+            out.append((priority - 1e-6 * span[0], [_Line(span, limit, role='warning')], 'warning'))
     if shape.kind is ShapeKind.log:
         out.extend(_error_kinds(view, classes, limit))
         out.extend(_compiler_warnings(view, classes, limit, ASKED_WARNING_PRIORITY if asked else WARNING_KIND_PRIORITY))

@@ -276,9 +276,12 @@ name and size)."""
 _BLAME_HEADER = re.compile(r'([0-9a-f]{40}) \d+ \d+(?: \d+)?$')
 """The line opening a record of `git blame --porcelain` (`--line-porcelain`): the commit, the line's number in it and
 in the file, and (at a group's first line) how many lines the group has."""
-_ONELINE_COMMIT = re.compile(r'(?:[*|/\\ ]+ )?(?:[0-9a-f]{7,12}|[0-9a-f]{40}) (?![A-Za-z?] )\S')
+_ONELINE_COMMIT = re.compile(
+    r'(?:[*|/\\ ]+ )?(?:[0-9a-f]{7,12}|[0-9a-f]{40}) (?![A-Za-z?] )(?!(?:commit|tree|blob|tag) +\d)\S'
+)
 """A short (or full) hash and a subject (`git log --oneline`, `--graph`); a checksum is longer, or two spaces
-from its name; a symbol table's address is 16 digits, or followed by a one-letter type (`nm`)."""
+from its name; a symbol table's address is 16 digits, or followed by a one-letter type (`nm`); an object of a pack
+or a repository is followed by its type and its size (`git verify-pack -v`, `git cat-file --batch-check`)."""
 _GRAPH_ONLY = re.compile(r'[*|/\\ _.-]+$')
 """A `--graph` line that only draws branches."""
 _PERMS = re.compile(r'[-dlcbps][rwxsStT-]{9}[.+@]?\s+(?:\d|[\w.-]+/[\w.-]+\s+\d)')
