@@ -83,7 +83,7 @@ def test_a_request_for_the_largest_or_smallest_is_told_by_how_it_is_asked(reques
         ('Which statements cost us the most time?', 'time'),
         ('Which car has the most horsepower?', 'horsepower'),
         ('Which modules have the lowest coverage?', 'coverage'),
-        ('Which tests are the slowest?', ''),
+        ('Which tests are the slowest?', 'time'),  # ranked by how long they took
         ('Which were the costliest incidents last year?', 'cost'),  # the cue names its measure itself
         ('Is there a space in the path?', ''),
         ('Which commands took longest during that session?', ''),  # when it ranks, not by what

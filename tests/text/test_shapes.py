@@ -2651,3 +2651,17 @@ def test_the_same_warning_about_another_name_gives_way_to_the_lines_that_say_why
     assert sum('is ignored: it is neither a file nor a directory' in line for line in shown) == 1
     assert '    sphinx 7.2.6 depends on docutils<0.21 and >=0.18.1' in shown
     assert '    The user requested docutils==0.21.2' in shown
+
+
+def test_a_job_logs_few_failures_and_its_slowest_job() -> None:
+    # GNU parallel's `--joblog` of `py_compile` over 439 files of CPython's tests (real): four jobs exit 1 (the files
+    # written to be bad) among 435 that exit 0. Four of 439 is few enough to be the table's exceptions.
+    output = _capture('tables', 'parallel_joblog_py_compile.txt')
+    shown = select_preview(output, 1_000).text
+    for seq in ('252', '253', '254', '255'):
+        assert f'\n{seq}\t:\t' in shown
+    # "The slowest" is ranked by how long a job ran, not by when it started (`Starttime` holds the largest numbers).
+    slowest = _asked(output, 'Which of these compile jobs were the slowest?').text
+    assert '\n386\t:\t1796299701.187\t     0.345\t' in slowest
+    last_started = max(output.splitlines()[1:], key=lambda row: float(row.split('\t')[2]))
+    assert last_started not in slowest.splitlines()

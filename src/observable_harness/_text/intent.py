@@ -598,8 +598,9 @@ _WHEN_OR_WHERE = frozenset(
 """Words after a cue that open when or where it ranks, not by what."""
 _MEASURE_WORDS = frozenset(('time', 'memory', 'space', 'size', 'disk', 'cpu'))
 """Words naming a measure that the request vocabulary would otherwise pass over."""
-_CUE_MEASURES = {'costliest': 'cost'}
-"""Cues that name their measure themselves."""
+_CUE_MEASURES = {'costliest': 'cost', 'slowest': 'time'}
+"""Cues that name their measure themselves: the costliest incidents are ranked by their cost, the slowest jobs by how
+long they took (a job log's `JobRuntime`, not its sequence number)."""
 
 
 _VERSION_AFTER_NAME = r'[ _-]?v?(\d{1,4}(?:\.\d{1,4}){1,3})\b'

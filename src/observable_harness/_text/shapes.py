@@ -4153,7 +4153,7 @@ def _rare_rows(view: TextView, table: _Columns) -> list[Pick]:
     sample = [line for line, _ in rows[:ALIGNED_SAMPLE]]
     lines = table.lines
     few = max(3, int(RARE_DISTINCT * len(rows)))
-    rare = max(1, min(2, len(rows) // 100))
+    rare = max(1, len(rows) // 100)
     found: dict[int, int] = {}  # row index -> how often its rare value occurs (the rarer first)
     cells: dict[int, int] = {}  # row index -> the column of its rarest value
     sampled_few = max(3, int(RARE_DISTINCT * len(sample)))
@@ -4781,9 +4781,15 @@ def _naming(name: str, subjects: tuple[str, ...]) -> int | None:
     for index, key in enumerate(subjects):
         if len(letters) >= 3 and (key.startswith(letters) or ''.join(filter(str.isalpha, key)).startswith(letters)):
             return index  # `bwrtn/s` named as it is written, or its letters as a word
-        if letters in _MEASURED_BY.get(key, ()) or (key == 'time' and _TIME_KEY.search(name)):
+        if letters in _MEASURED_BY.get(key, ()):
+            return index
+        if key == 'time' and _TIME_KEY.search(name) and not _WHEN.search(name):
             return index
     return None
+
+
+_WHEN = re.compile(r'start|stamp|date|created|updated|modified|^(?:end|stop)', re.IGNORECASE)
+"""A column of when something happened (a job log's `Starttime`, a `timestamp`), not of how long it took."""
 
 
 _MEASURED_BY = {
