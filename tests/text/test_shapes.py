@@ -2665,3 +2665,16 @@ def test_a_job_logs_few_failures_and_its_slowest_job() -> None:
     assert '\n386\t:\t1796299701.187\t     0.345\t' in slowest
     last_started = max(output.splitlines()[1:], key=lambda row: float(row.split('\t')[2]))
     assert last_started not in slowest.splitlines()
+
+
+def test_a_googletest_runs_failures_show_what_each_compared() -> None:
+    # fmt's format, ranges and std tests (real), with `join`'s separator cut to its first character: three tests of
+    # ranges-test fail. GoogleTest prints what an assertion compared between the line starting the test and its
+    # verdict; the verdicts alone say which tests failed, not how.
+    output = _capture('test_runs', 'gtest_fmt_ranges_join.txt')
+    assert look(output)[1].kind is ShapeKind.test_run
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert '/home/dev/fmt/test/ranges-test.cc:395: Failure' in shown
+    assert '    Which is: "(1,2,3)"' in shown
+    assert '/home/dev/fmt/test/ranges-test.cc:771: Failure' in shown
+    assert '[  FAILED  ] ranges_test.std_istream_iterator_join (0 ms)' in shown

@@ -348,9 +348,13 @@ _OTHER_TESTS = re.compile(
     # Jest's and mocha's, under the suite: `    ✓ parses ISO dates (3ms)`, `    ✕ startOf endOf quarter (17ms)`.
     r'|[ \t]*[\u2713\u2714\u221a\u2715\u2716\u2717\u00d7] \S'
     # Twisted's trial, under its module and class: `    test_implicitStart ...     [FAIL]`.
-    r'|[ \t]+\w+ \.\.\. +\[(?:OK|FAIL|ERROR|SKIPPED|SUCCESS|TODO|EXPECTED FAILURE|UNEXPECTED SUCCESS)\]$)'
+    r'|[ \t]+\w+ \.\.\. +\[(?:OK|FAIL|ERROR|SKIPPED|SUCCESS|TODO|EXPECTED FAILURE|UNEXPECTED SUCCESS)\]$'
+    # GoogleTest's, a test a line as it starts and ends: `[ RUN      ] suite.name`, `[       OK ] suite.name (0 ms)`.
+    r'|\[ +(?:RUN|OK|FAILED|SKIPPED) +\] \w)'
 )
 _OTHER_TESTS_MARKS = (
+    '[ RUN  ',
+    '  OK ] ',
     'PASS',
     'FAIL',
     '=== RUN ',
@@ -5254,7 +5258,7 @@ def _ctest_causes(view: TextView) -> list[Pick]:
 
 _FAILED_TEST_MARKS = (
     *('--- FAIL: ', 'not ok ', '\u2715 ', '\u2716 ', '\u2717 ', '\u00d7 ', 'Failure: ', 'Error: ', '***'),
-    *('[FAIL]', '[ERROR]'),
+    *('[FAIL]', '[ERROR]', '[  FAILED  ] '),
 )
 """Literals the lines naming a failed test hold, in the runners' words: Go's `--- FAIL: TestX (0.00s)`, TAP's
 `not ok 2 - ...` (prove, node's tap), the crosses of Jest, node's runner and others (`✕ parses ...`, `✖ renders`),
@@ -5264,7 +5268,8 @@ _FAILED_TEST = re.compile(
     r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2716\u2717\u00d7] \S'
     r'|(?:Failure|Error): test\w*\('
     r'|\d+/\d+ Test +#\d+: \S+ [ .]*\*\*\*[A-Z]'
-    r'|\w+ \.\.\. +\[(?:FAIL|ERROR)\]$)'
+    r'|\w+ \.\.\. +\[(?:FAIL|ERROR)\]$'
+    r'|\[  FAILED  \] \S+ \(\d+ ms\)$)'  # GoogleTest's verdict on one test (its list at the end has no time)
 )
 """The whole of such a line's opening: a TAP test marked `# TODO` or `# SKIP` was expected to fail."""
 _TESTS_FAILED = re.compile(r'\btests?\b.*\bfail|\bfail.*\btests?\b')
@@ -5327,6 +5332,9 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
     picks: list[Pick] = []
     for rank, span in enumerate(named[:FAILED_TESTS]):
         priority = FAILED_TEST_PRIORITY - rank * 0.01
+        if rank < FAILED_TEST_NOTES and (messages := _gtest_messages(view, span)):
+            # GoogleTest prints what an assertion compared above its verdict, after the line that started the test.
+            picks.append(Pick(priority, (*messages, span), 'failed'))
         if rank < FAILED_TEST_NOTES and (tap := _tap_failure(view, span)):
             # A TAP assertion says what it checked, not which test: the test's title above it, and where it failed from
             # the diagnostics under it (`at: Test.<anonymous> (test/parse.js:374:12)`).
@@ -5344,6 +5352,27 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
             picks.append(Pick(priority, (span, below), 'failed'))
         picks.append(Pick(priority - 0.005, (span,), 'failed'))
     return picks
+
+
+GTEST_MESSAGE_LINES = 5
+"""Lines a failed GoogleTest test printed that are shown above its verdict: its first assertion's place, what it
+expected, and the values compared."""
+GTEST_REACH = 64
+"""Lines above a failed GoogleTest verdict searched for the line that started its test."""
+
+
+def _gtest_messages(view: TextView, span: Span) -> tuple[Span, ...]:
+    """For a failed GoogleTest verdict (`[  FAILED  ] suite.name (0 ms)`), the first lines its test printed after its
+    `[ RUN      ]` line (`format-test.cc:1585: Failure`, the values compared); empty for another line, or when that
+    start is not near."""
+    if not view.content(span).startswith('[  FAILED  ] '):
+        return ()
+    above: list[Span] = []
+    for line in view.backward(span, GTEST_REACH):
+        if view.content(line).startswith('[ RUN      ] '):
+            return tuple(reversed(above))[:GTEST_MESSAGE_LINES]
+        above.append(line)
+    return ()
 
 
 def _introduced(view: TextView, span: Span) -> Span | None:
