@@ -2678,3 +2678,51 @@ def test_a_googletest_runs_failures_show_what_each_compared() -> None:
     assert '    Which is: "(1,2,3)"' in shown
     assert '/home/dev/fmt/test/ranges-test.cc:771: Failure' in shown
     assert '[  FAILED  ] ranges_test.std_istream_iterator_join (0 ms)' in shown
+
+
+def test_findings_framed_with_their_source_show_the_errors_among_style_nits() -> None:
+    # `biome lint lib` over qs (real), with `options.strictDepth === true` made an assignment in parse.js: 132 findings,
+    # each a header (place, rule, a rule drawn to the end), its message after a sign (`×` error, `!` warning, `i` note)
+    # and the source it marks in a boxed gutter. 69 of one rule; the assignment's two findings are errors.
+    output = _capture('diagnostics', 'biome_lint_qs_lib.txt.gz')
+    assert look(output)[1] == Shape(ShapeKind.diagnostics, 'framed')
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert shown[0].startswith('[132 diagnostics by code: lint/correctness/noInnerDeclarations 69, ')
+    assert 'lib/parse.js:304:13 lint/correctness/noConstantCondition ' + '\u2501' * 43 in shown
+    assert '  \u00d7 This condition always evaluates to the same value.' in shown
+    assert '  > 304 \u2502         if ((options.strictDepth = true)) {' in shown
+    # A request naming the file finds the findings, not the lines of it the report quotes in its gutter.
+    asked = _asked(output, 'I changed lib/parse.js, what does the linter say is wrong with it?').text
+    assert '  \u00d7 The assignment should not be in an expression.' in asked
+
+
+def test_a_compilers_findings_quoted_in_a_gutter_are_diagnostics_rarest_first() -> None:
+    # jansson built with gcc 12's `-Wconversion -Wsign-conversion -fanalyzer` (real), one variable left unset in
+    # load.c: 128 warnings, each with its source in a gutter (`  236 |     if (c != ...`, `      |     ^`), the
+    # analyzer's with the path it took drawn in that gutter. 107 are conversions; what is wrong is the unset `c`.
+    output = _capture('diagnostics', 'gcc_fanalyzer_jansson.txt.gz')
+    assert look(output)[1].kind is ShapeKind.diagnostics
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert shown[0].startswith('[128 diagnostics by code: -Wsign-conversion 62, -Wconversion 45, ')
+    assert any(
+        line.endswith('use of uninitialized value \u2018c\u2019 [CWE-457] [-Wanalyzer-use-of-uninitialized-value]')
+        for line in shown
+    )
+    assert (
+        '/home/dev/jansson/src/load.c:236:31: warning: \u2018c\u2019 may be used uninitialized [-Wmaybe-uninitialized]'
+        in shown
+    )
+
+
+def test_clang_tidys_checks_are_its_codes_and_its_progress_no_account() -> None:
+    # clang-tidy's analyzer and bugprone checks over five jansson sources (real), the same variable left unset: it
+    # first says which file it is on and how many warnings it has so far (`65 warnings generated.`), then prints
+    # them all, each ending with its checks (`[bugprone-macro-parentheses]`). The analyzer's finding is one of 117.
+    output = _capture('diagnostics', 'clang_tidy_jansson_analyzer.txt.gz')
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert shown[0].startswith('[117 diagnostics by code: bugprone-macro-parentheses 34, bugprone-signed-bitwise 34, ')
+    assert (
+        "/home/dev/jansson/src/load.c:236:11: warning: The left operand of '!=' is a garbage value "
+        '[clang-analyzer-core.UndefinedBinaryOperatorResult]'
+    ) in shown
+    assert not any(line.endswith('warnings generated.') for line in shown)

@@ -549,9 +549,9 @@ def select_preview(
     )
 
 
-_GUTTER_LINE = re.compile(r' *\d+ \| | {2,}\| ')
+_GUTTER_LINE = re.compile(r' *\d+ \| | {2,}\| | *(?:> +)?\d+(?: +\d+)? *\u2502|  +\u2502')
 """A source line a compiler quotes in its numbered gutter, or a line of the gutter under it (rustc's carets and
-`help: try:` below the quoted line)."""
+`help: try:` below the quoted line); Biome draws its gutter with a box line (`  > 304 │`, `    299 300 │` in a fix)."""
 ECHO_OPTIONS = 5
 """Options (`-Wall`, `--with-x`) a line needs, and a third of its words at least, to be a command a build echoed."""
 
@@ -888,7 +888,12 @@ def _class_picks(
         before_findings = list(takewhile(lambda span: not manual_start(view.content(span)), head))
     if before_findings:
         contents = [view.content(span)[:_CLASSIFIED_CHARS] for span in before_findings]
-        classes.update(zip(before_findings, classify_lines(contents).classes, strict=True))
+        found = classify_lines(contents).classes
+        # What a checker prints as it goes (clang-tidy's `226 warnings generated.` per file) is no account of the run.
+        classes.update(
+            (span, LineClass.normal if line_class is LineClass.summary else line_class)
+            for span, line_class in zip(before_findings, found, strict=True)
+        )
         alerts = [span for span in before_findings if classes[span] in (LineClass.error, LineClass.warning)]
         if alerts:
             # Above the first finding of each code: a checker that ran without its configuration or its references

@@ -525,7 +525,9 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.key_value, 'manual')
     # Findings quoted with their source need carets under it: without a `^`, no line is read twice for them.
     diagnostic = _DIAGNOSTIC.match
-    if _over(nonblank, lambda line: bool(diagnostic(line)), 0.4) or ('^' in joined and _quoted_findings(nonblank)):
+    if _over(nonblank, lambda line: bool(diagnostic(line)), 0.4) or (
+        '^' in joined and _quoted_findings(nonblank, text)
+    ):
         return Shape(ShapeKind.diagnostics, 'lines')
     if ' ==> ' in joined and _over(nonblank, lambda line: bool(_SPELLING.search(line)), 0.4):
         return Shape(ShapeKind.diagnostics, 'lines')  # a spelling checker's findings: the word is the code
@@ -533,6 +535,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         return Shape(ShapeKind.diagnostics, 'snippets')
     if '^' in joined and _carets(nonblank):
         return Shape(ShapeKind.diagnostics, 'carets')
+    if '\u2501' in joined and sum(1 for line in nonblank if _FRAMED_HEADER.match(line)) >= FRAMED_HEADERS:
+        return Shape(ShapeKind.diagnostics, 'framed')
     if '>> Issue: [' in joined and sum(1 for line in nonblank if _ISSUE.match(line)) >= 2:
         return Shape(ShapeKind.diagnostics, 'issues')
     if any(line.startswith('# TYPE ') for line in nonblank) and _over(
@@ -603,18 +607,36 @@ _BARE_CARET = re.compile(r'\s*\^[~^]*\s*$')
 """A caret under the source line a finding quotes (cppcheck, clang): `        ^`."""
 QUOTED_FINDINGS = 0.2
 """The share of lines findings must make for findings each quoted with its source and a caret to be diagnostics."""
+GUTTER_FINDINGS = 0.1
+"""The same share for findings quoting their source in a gutter, more lines of it each."""
 
 
-def _quoted_findings(lines: list[str]) -> bool:
+def _quoted_findings(lines: list[str], text: str) -> bool:
     """Whether the lines are findings each followed by the source line it is about and a caret under the place
-    (cppcheck, clang): a third of the lines are findings, the rest what they quote."""
-    findings = carets = 0
+    (cppcheck, clang): a third of the lines are findings, the rest what they quote. Newer compilers (gcc 9 on,
+    clang-tidy) quote in a gutter, each line of it counted: the numbered source, the caret, a suggested fix; a build
+    that failed (`make: *** [...] Error 1`, a compiler's `error:`) is read as the log of a build, its failure first."""
+    findings = bare = gutter = marked = 0
     for line in lines:
         if _DIAGNOSTIC.match(line):
             findings += 1
         elif _BARE_CARET.match(line):
-            carets += 1
-    return findings > QUOTED_FINDINGS * len(lines) and carets >= 2 and findings + 2 * carets > 0.7 * len(lines)
+            bare += 1
+        elif _QUOTED_GUTTER.match(line):
+            gutter += 1
+            marked += '^' in line
+    quoted = findings + 2 * bare + gutter  # a bare caret stands under a source line of no gutter
+    if gutter > findings and any(mark in text for mark in _BUILD_STOPPED):
+        return False
+    # In a gutter, a finding may quote many lines (an analyzer's path through the code): fewer findings suffice.
+    share = GUTTER_FINDINGS if gutter > findings else QUOTED_FINDINGS
+    return findings > share * len(lines) and bare + marked >= 2 and quoted > 0.7 * len(lines)
+
+
+_BUILD_STOPPED = ('make: *** ', ']: *** ', 'ninja: build stopped', ': error: ', ': fatal error: ')
+"""How make and ninja say a build failed, and how a compiler says why."""
+_QUOTED_GUTTER = re.compile(r' *\d* \| ')
+"""A line of the gutter a compiler quotes source in: `  44 | #include "dict.c"`, `     |           ^~~~`."""
 
 
 ARROWS = 2
@@ -642,6 +664,50 @@ def _carets(lines: list[str]) -> bool:
     places = sum(1 for line in lines if _CARET_PLACE.match(line))
     marks = sum(1 for line in lines if _CARET.match(line))
     return places >= 2 and marks >= 2 and places + marks > 0.25 * len(lines)
+
+
+_FRAMED_HEADER = re.compile(r'[^\s:]+:\d+:\d+ [a-z]+(?:/[A-Za-z][\w-]*)+(?:  [A-Z]+)* +\u2501')
+"""A finding heading its own frame (Biome): its place, its rule, and a rule drawn to the line's end
+(`lib/parse.js:304:13 lint/correctness/noConstantCondition ━━━━━`); its message and source follow, indented."""
+FRAMED_HEADERS = 2
+"""Framed findings the lines judged for a shape must show, at least, to be read as such a report."""
+_FRAMED_MESSAGE = re.compile(r'  ([\u00d7!i\u2139\u26a0\u2716]) \S')
+"""A framed finding's message, after its severity's sign: `×` an error, `!` a warning, `i` (or `ℹ`) a note."""
+_FRAMED_SOURCE = re.compile(r'  > +\d+ \u2502')
+"""The source line a framed finding points at, marked in its gutter: `  > 304 │         if (...) {`."""
+FRAMED_REACH = 8
+"""Lines under a framed finding's header read for its message and the source line it marks."""
+
+
+def _framed_finding(view: TextView, span: Span) -> list[Span]:
+    """For a framed finding's header, its message and the source line it marks; for a line inside a finding, the
+    header above it."""
+    if _FRAMED_HEADER.match(view.content(span)):
+        message: list[Span] = []
+        source: list[Span] = []
+        for below in view.forward(span, FRAMED_REACH):
+            line = view.content(below)
+            if _FRAMED_HEADER.match(line):
+                break
+            if not message and _FRAMED_MESSAGE.match(line):
+                message.append(below)
+            elif not source and _FRAMED_SOURCE.match(line):
+                source.append(below)
+        return [*message, *source]
+    for above in view.backward(span, 4 * FRAMED_REACH):
+        if _FRAMED_HEADER.match(view.content(above)):
+            return [above]
+    return []
+
+
+def _framed_severity(view: TextView, position: int) -> int:
+    """How grave the framed finding whose header is at `position` is, by its message's sign: 0 for `×`, 1 for `!`,
+    2 for a note."""
+    for span in _framed_finding(view, view.line_at(position)):
+        sign = _FRAMED_MESSAGE.match(view.content(span))
+        if sign is not None:
+            return 0 if sign.group(1) in '\u00d7\u2716' else 1 if sign.group(1) in '!\u26a0' else 2
+    return 1
 
 
 def _caret_place(view: TextView, span: Span) -> list[Span]:
@@ -1114,6 +1180,8 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
         return _arrow_pair(view, span)
     if kind is ShapeKind.diagnostics and shape.variant == 'carets':
         return _caret_place(view, span)
+    if kind is ShapeKind.diagnostics and shape.variant == 'framed':
+        return _framed_finding(view, span)
     if kind is ShapeKind.diagnostics and shape.variant == 'issues':
         return _issue_record(view, span)
     if kind is ShapeKind.log:
@@ -5679,6 +5747,9 @@ _CODE_STYLES = (
         re.compile(r'\n\s+\d+:\d+\s+(?:error|warning)\s{2,}[^\n]*?\s{2,}(@?[\w-]+(?:/[\w-]+)*)(?=\n|\Z)'),
     ),  # ESLint's stylish format: the rule at the end of the line
     _CodeStyle(re.compile(r' \[(-W[\w=+-]+)\]$', re.MULTILINE), '[{code}]'),  # gcc, clang
+    _CodeStyle(
+        re.compile(r'(?<=\S) \[([a-z][a-z0-9]*(?:-[A-Za-z0-9.]+)+(?:,[a-z][\w.-]*)*)\]$', re.MULTILINE), ' [{code}]'
+    ),  # clang-tidy: its checks by group (`[bugprone-narrowing-conversions]`, `[clang-analyzer-core.NullDereference]`)
     _CodeStyle(re.compile(r':\d+(?::\d+)?:? ([A-Z]{1,4}\d{2,5})\b'), ' {code}'),  # ruff, flake8, pylint
     _CodeStyle(
         re.compile(r'\b(?:error|warning) (TS\d{3,5}):'),
@@ -5709,6 +5780,11 @@ _CODE_STYLES = (
     _CodeStyle(
         re.compile('^' + _ISSUE.pattern, re.MULTILINE), '>> Issue: [{code}:', re.compile(r'\n' + _ISSUE.pattern)
     ),  # bandit
+    _CodeStyle(
+        re.compile(r'^[^\s:]+:\d+:\d+ ([a-z]+(?:/[A-Za-z][\w-]*)+) ', re.MULTILINE),
+        ' {code} ',
+        re.compile(r'\n[^\s:\n]+:\d+:\d+ ([a-z]+(?:/[A-Za-z][\w-]*)+) '),
+    ),  # Biome: the rule as a path after the place, over a frame (`lib/x.js:3:7 lint/style/useTemplate  FIXABLE  ━━`)
     # codespell: the word it flags is the code, a one-off word the likely typo among names it flags everywhere.
     _CodeStyle(_SPELLING, ': {code} ==> '),
     # A code in brackets right after the place: luacheck's `(W113)`, a policy's `[Subroutines::RequireFinalReturn]`.
@@ -5892,9 +5968,14 @@ def _diagnostic_digest(view: TextView, shape: Shape, sample: list[Span], counted
         family[_family(code)] = family.get(_family(code), 0) + seen
     # Errors and warnings before notes and style (where the tool says which); then rarest first, then rarest
     # family; among codes as rare, the one seen first.
+    framed = shape.variant == 'framed'
+
+    def severity(position: int) -> int:
+        return _framed_severity(view, position) if framed else _severity(text, position)
+
     ordered = sorted(
         (code for code in count if firsts[code] != -1),
-        key=lambda code: (_severity(text, firsts[code]), count[code], family[_family(code)], firsts[code]),
+        key=lambda code: (severity(firsts[code]), count[code], family[_family(code)], firsts[code]),
     )
     picks: list[Pick] = []
     for rank, code in enumerate(ordered[:FIRST_OF_CODE]):
@@ -5905,6 +5986,8 @@ def _diagnostic_digest(view: TextView, shape: Shape, sample: list[Span], counted
             spans = (*_caret_place(view, line), line)  # its place and source are above it
         elif shape.variant == 'issues':
             spans = (line, *_issue_record(view, line))  # its place is a few lines into its record
+        elif framed:
+            spans = (line, *_framed_finding(view, line))  # its message and the source it marks are under it
         else:
             spans = (line,)
         picks.append(Pick(330 - rank * 0.01, spans, 'first of code'))
