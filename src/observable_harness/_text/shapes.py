@@ -2231,8 +2231,12 @@ _HTTP_STATUS_LINE = re.compile(r'\n((?:< |  )?)HTTP/\d(?:\.\d)? \d{3}\b[^\n]*')
 _HTTP_HEADER = re.compile(r'(?:< |  )?([A-Za-z][\w-]*): ')
 _VOLATILE_HEADERS = frozenset(('date', 'content-length', 'etag', 'set-cookie', 'server', 'connection', 'x-request-id'))
 """Headers every response carries with its own value: they tell one kind of response from another by nothing."""
-HTTP_SCAN_CHARS = 256 * 1024
+HTTP_SCAN_CHARS = 512 * 1024
 """Client transcripts up to this size are read for the kinds of response in them."""
+_HTTP_REQUEST = re.compile(r'(?:> |  )?(?:GET|POST|PUT|DELETE|HEAD|PATCH|OPTIONS|CONNECT|TRACE) \S+ HTTP/\d')
+"""A request line as a client or a proxy prints it: curl's `-v` (`> GET /x HTTP/1.1`), `socat -v`'s bare one."""
+HTTP_REQUEST_REACH = 24
+"""Lines above a response's status line searched for the request it answers (its headers and a short body)."""
 HTTP_KINDS = 4
 """Kinds of response (distinct status lines) a client transcript's digest shows, in the order they first came."""
 HTTP_RESPONSES = 256
@@ -2246,7 +2250,8 @@ HTTP_TELLING = 3
 def _http_exchanges(view: TextView, read: list[Span]) -> list[Pick]:
     """In a client's transcript of many responses (`curl -v -L` in a redirect loop), each kind of response once, as it
     first came: its status line, where it sends the client (`Location`) and the headers only that kind carries (the
-    `Cache-Control` that makes a browser keep a redirect). What bounces where, where the transcript repeats it."""
+    `Cache-Control` that makes a browser keep a redirect). What bounces where, where the transcript repeats it. Each
+    kind but the first comes under the request it answered: which request got the `404`, the `501`."""
     if view.total > HTTP_SCAN_CHARS or not any(_HTTP_STATUS.match(view.content(span)) for span in read):
         return []
     text = view.text
@@ -2279,8 +2284,22 @@ def _http_exchanges(view: TextView, read: list[Span]) -> list[Pick]:
             if (name := _header_name(view.content(line))) == 'location'
             or (name not in everywhere and name not in _VOLATILE_HEADERS)
         ]
-        picks.append(Pick(HEADER_PRIORITY - 2 - rank * 0.01, (lines[0], *telling[:HTTP_TELLING]), 'rare'))
+        request = _http_request(view, lines[0]) if rank else None
+        asked = (request,) if request is not None else ()
+        picks.append(Pick(HEADER_PRIORITY - 2 - rank * 0.01, (*asked, lines[0], *telling[:HTTP_TELLING]), 'rare'))
     return picks
+
+
+def _http_request(view: TextView, status: Span) -> Span | None:
+    """The request line a response's status line answers: the nearest above it, within `HTTP_REQUEST_REACH` lines,
+    past no other response."""
+    for above in view.backward(status, HTTP_REQUEST_REACH):
+        line = view.content(above)
+        if _HTTP_REQUEST.match(line):
+            return above
+        if _HTTP_STATUS.match(line):
+            return None
+    return None
 
 
 _PACKET_LINE = re.compile(r'\d\d:\d\d:\d\d\.\d+ IP6? \S+ > \S+: Flags \[')
