@@ -2736,3 +2736,23 @@ def test_each_kind_of_response_comes_under_the_request_it_answered() -> None:
     shown = select_preview(output, 1_000).text.splitlines()
     assert shown.index('> GET /bigreqsproto/copyright HTTP/1.1') < shown.index('< HTTP/1.0 404 File not found')
     assert shown.index('> POST /api/rebuild HTTP/1.1') < shown.index("< HTTP/1.0 501 Unsupported method ('POST')")
+
+
+def test_a_code_in_parentheses_ending_each_finding_is_its_code() -> None:
+    # `staticcheck -checks all ./...` (real) over pflag with a `strings.TrimLeft(s, "--")` put in, beside copies of a
+    # few standard packages: eight findings, each ending with its check in parentheses (`(SA1024)`).
+    output = _capture('diagnostics', 'staticcheck_pflag_stdlib_copies.txt')
+    shown = select_preview(output, 400).text.splitlines()
+    assert shown[0] == '[8 diagnostics by code: SA4011 2, U1000 2, SA1024 1, ST1016 1, ST1020 1, ST1022 1]'
+    assert 'flag.go:1059:30: cutset contains duplicate characters (SA1024)' in shown
+
+
+def test_findings_after_the_checkers_name_are_diagnostics() -> None:
+    # `mandoc -T lint -W style` over this machine's section 8 pages from d to f (real): each finding opens with
+    # `mandoc: ` and then its place. Read as diagnostics, the kinds of finding show once each, errors first, where a
+    # log's reading showed the first lines of the same date warning.
+    output = _capture('diagnostics', 'mandoc_lint_man8_d_to_f.txt.gz')
+    assert look(output)[1].kind is ShapeKind.diagnostics
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert 'mandoc: delpart.8:21:9: ERROR: skipping insecure request: mso' in shown
+    assert 'mandoc: debugfs.8:668:2: WARNING: line scope broken: TP breaks I' in shown

@@ -293,7 +293,8 @@ _SYSCALL = re.compile(
     r'(?:\[pid +\d+\] |\d+ +)?(?:\d\d:\d\d:\d\d\.\d+ )?[a-z_][a-z0-9_]*\(.*(?:\) += |<unfinished|resumed>)'
 )
 _DIAGNOSTIC = re.compile(
-    r'\s*(?:[^\s:]+):\d+(?::\d+)?(?:(?::| -) ?'
+    # The place first, or after the checker's name (mandoc's `mandoc: tar/bsdtar.1:181:5: WARNING: ...`).
+    r'\s*(?:[a-z][\w.+-]*: )?(?:[^\s:]+):\d+(?::\d+)?(?:(?::| -) ?'
     r'(?:error|warning|note|info|fatal error|style|performance|portability|information|[A-Z]{1,4}\d{2,5}\b|[a-z]+\d+\b)'
     r'| [A-Z]{1,4}\d{2,5}\b)'  # a code after a space, no colon (markdownlint, hadolint): `README.md:12:3 MD042/...`
     r'|\s*(?:error|warning)(?:\[[\w-]+\])?: '
@@ -5806,6 +5807,8 @@ _CODE_STYLES = (
     ),  # Biome: the rule as a path after the place, over a frame (`lib/x.js:3:7 lint/style/useTemplate  FIXABLE  ━━`)
     # codespell: the word it flags is the code, a one-off word the likely typo among names it flags everywhere.
     _CodeStyle(_SPELLING, ': {code} ==> '),
+    # A code in parentheses ending the message: staticcheck's `func cache is unused (U1000)`.
+    _CodeStyle(re.compile(r'(?<=\S) \(([A-Z]{1,4}\d{2,5})\)$', re.MULTILINE), ' ({code})\n'),
     # A code in brackets right after the place: luacheck's `(W113)`, a policy's `[Subroutines::RequireFinalReturn]`.
     _CodeStyle(re.compile(r':\d+(?::\d+)?:? \(([A-Z]{1,4}\d{2,5})\) '), ' ({code}) '),
     _CodeStyle(
@@ -6013,7 +6016,7 @@ def _diagnostic_digest(view: TextView, shape: Shape, sample: list[Span], counted
     return graves + errors + picks
 
 
-_PLACED_MESSAGE = re.compile(r'\n[ \t]*[^\s:]+:\d+(?::\d+)?:? ([^\n]+)')
+_PLACED_MESSAGE = re.compile(r'\n[ \t]*(?:[a-z][\w.+-]*: )?[^\s:]+:\d+(?::\d+)?:? ([^\n]+)')
 """A diagnostic's message after its place (`pkg/x_test.go:135:18: call of assert.Equal copies lock value: ...`)."""
 _QUOTED_PART = re.compile(r'`[^`\n]*`|"[^"\n]*"|\'[^\'\n]*\'')
 """What a message quotes: a name, a value, a line of source."""
