@@ -2756,3 +2756,16 @@ def test_findings_after_the_checkers_name_are_diagnostics() -> None:
     shown = select_preview(output, 1_000).text.splitlines()
     assert 'mandoc: delpart.8:21:9: ERROR: skipping insecure request: mso' in shown
     assert 'mandoc: debugfs.8:668:2: WARNING: line scope broken: TP breaks I' in shown
+
+
+def test_a_logfmt_error_is_an_error_shown_whole() -> None:
+    # Alertmanager at debug level (real), 40 alerts posted, then its configuration reloaded with a route naming a
+    # receiver that does not exist: one `level=error` line among debug lines, the cause at its end
+    # (`err="undefined receiver ..."`). A level written as a key is as plain as `ERROR`; the first error has the room
+    # for its whole message.
+    output = _capture('logs', 'alertmanager_debug_bad_reload.txt')
+    error = next(line for line in output.splitlines() if 'level=error' in line)
+    assert classify_line(error) is LineClass.error
+    assert error in select_preview(output, 1_000).text.splitlines()
+    assert classify_line('{"level":"error","msg":"pull failed"}') is LineClass.error
+    assert classify_line('ts=1 level=info msg="0 errors so far"') is LineClass.normal

@@ -151,6 +151,11 @@ _ERROR_COLON = (
 )
 _ERROR_NAMED = r'\b[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b(?::|\s*$)'
 _ERROR_MAKE = r'\bmake(?:\[\d+\])?: \*\*\*'
+_ERROR_LEVEL_KEY = (
+    # logfmt's `level=error` (slog's `level=ERROR`), a JSON log's `"level":"error"`.
+    r'\b(?:level|lvl|severity)=["\']?(?i:error|err|fatal|critical|panic)\b'
+    r'|"(?:level|severity)": ?"(?i:error|err|fatal|critical|panic)"'
+)
 _STRONG_ERROR = re.compile(
     '|'.join(
         (
@@ -159,6 +164,7 @@ _STRONG_ERROR = re.compile(
             _ERROR_COLON,
             _ERROR_NAMED,
             _ERROR_MAKE,
+            _ERROR_LEVEL_KEY,
         )
     )
 )
@@ -169,6 +175,7 @@ _CAPITALS_SEARCH = re.compile(_ERROR_CAPITALS).search
 _COLON_SEARCH = re.compile(_ERROR_COLON).search
 _NAMED_SEARCH = re.compile(_ERROR_NAMED).search
 _MAKE_SEARCH = re.compile(_ERROR_MAKE).search
+_LEVEL_KEY_SEARCH = re.compile(_ERROR_LEVEL_KEY).search
 
 
 def strong_error(line: str) -> bool:
@@ -183,7 +190,9 @@ def strong_error(line: str) -> bool:
         return True
     if any(word in line for word in ('Error', 'Exception', 'Exit', 'Interrupt', 'Fault')) and _NAMED_SEARCH(line):
         return True
-    return ': ***' in line and _MAKE_SEARCH(line) is not None
+    if ': ***' in line and _MAKE_SEARCH(line) is not None:
+        return True
+    return ('level' in line or 'lvl=' in line or 'severity' in line) and _LEVEL_KEY_SEARCH(line) is not None
 
 
 _WARNING = re.compile(

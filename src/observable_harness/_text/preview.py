@@ -958,7 +958,9 @@ def _class_picks(
     errors = sorted(span for span, c in classes.items() if c is LineClass.error)
     tail_start = tail[0][0] if tail else view.total
     if errors:
-        first = _Line(errors[0], limit, role='error')
+        # The first error says what went wrong, its cause often at its end (a configuration's `line 22: field ...`
+        # after the file it could not load): room for its whole message, as a checker's first warning has.
+        first = _Line(errors[0], limit * 2, role='error')
         # A crash line followed by its stack (a debugger's backtrace, a JVM's exception) brings where it happened.
         frames = [_Line(span, limit, role='traceback') for span in crash_frames(view, errors[0])]
         if frames:
@@ -1854,19 +1856,25 @@ def _pack(
             for line in group
             if line.span[0] not in kept and not (line.role == 'context' and view.content(line.span) in shown_texts)
         ]
-        if not fresh:
+        # An error kept already that this group gives more room (a log's first error, kept first as a rare line)
+        # grows to it, as what it was kept for, should the group fit.
+        wider = [
+            replace(had, limit=line.limit)
+            for line in group
+            if line.role == 'error' and (had := kept.get(line.span[0])) is not None and line.limit > had.limit
+        ]
+        if not fresh and not wider:
             continue
         # The group's lines go in place; should they not fit, they come out again (no copy per group).
         grown = size
+        for line in wider:
+            grown += _shown_size(view, line, sizes) - _shown_size(view, kept[line.span[0]], sizes)
         inserted: list[int] = []
         for line in sorted(fresh, key=lambda line: line.span[0]):
             start, end = line.span
             if start in ends:
                 continue
-            key = (start, line.limit, line.focus)
-            shown = sizes.get(key, -1)
-            if shown < 0:
-                shown = sizes[key] = len(_shown(view, line)[0])
+            shown = _shown_size(view, line, sizes)
             at = bisect_left(order, start)
             before = ends[order[at - 1]] + 1 if at else 0
             after = order[at] if at < len(order) else past_end
@@ -1884,8 +1892,19 @@ def _pack(
             if line.span[0] not in kept:
                 kept[line.span[0]] = line
                 shown_texts.add(view.content(line.span))
+        for line in wider:
+            kept[line.span[0]] = line
         size = grown
     return kept
+
+
+def _shown_size(view: TextView, line: _Line, sizes: dict[tuple[int, int, int], int]) -> int:
+    """How many characters `line` is shown in, measured once per line, room and focus."""
+    key = (line.span[0], line.limit, line.focus)
+    shown = sizes.get(key, -1)
+    if shown < 0:
+        shown = sizes[key] = len(_shown(view, line)[0])
+    return shown
 
 
 SHORT_GAP = 2
