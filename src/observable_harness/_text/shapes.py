@@ -627,11 +627,12 @@ def _quoted_findings(lines: list[str], text: str) -> bool:
             gutter += 1
             marked += '^' in line
     quoted = findings + 2 * bare + gutter  # a bare caret stands under a source line of no gutter
-    if gutter > findings and any(mark in text for mark in _BUILD_STOPPED):
-        return False
     # In a gutter, a finding may quote many lines (an analyzer's path through the code): fewer findings suffice.
     share = GUTTER_FINDINGS if gutter > findings else QUOTED_FINDINGS
-    return findings > share * len(lines) and bare + marked >= 2 and quoted > 0.7 * len(lines)
+    if not (findings > share * len(lines) and bare + marked >= 2 and quoted > 0.7 * len(lines)):
+        return False
+    # Searched last, and only for a gutter's findings: whether make or the compiler said the build failed.
+    return not (gutter > findings and any(mark in text for mark in _BUILD_STOPPED))
 
 
 _BUILD_STOPPED = ('make: *** ', ']: *** ', 'ninja: build stopped', ': error: ', ': fatal error: ')
