@@ -2769,3 +2769,14 @@ def test_a_logfmt_error_is_an_error_shown_whole() -> None:
     assert error in select_preview(output, 1_000).text.splitlines()
     assert classify_line('{"level":"error","msg":"pull failed"}') is LineClass.error
     assert classify_line('ts=1 level=info msg="0 errors so far"') is LineClass.normal
+
+
+def test_a_status_listing_shows_a_merges_rarest_conflicts_first() -> None:
+    # `git status --short` (real) of jQuery's 3.x-stable with main merged in and not committed: 258 entries, 72 `UU`
+    # and 23 `AA` among added and modified files, then the few of rarer marks, deleted by them (`UD`, six) and added
+    # by us (`AU`, one). A merge's conflicts come first, the rarest kinds of them first.
+    output = _capture('listing', 'git_status_short_jquery_merge.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    rarest = [line for line in output.splitlines() if line.startswith(('UD ', 'AU '))]
+    assert len(rarest) == 7
+    assert all(line in shown for line in rarest)

@@ -3183,11 +3183,18 @@ def _changed_entries(view: TextView, head: list[Span], tail: list[Span], sample:
     if not few or len(few) == len(places):
         return []  # no mark most entries carry: the listing is all changes (`git status`), none stands out
     low, high = (head[-1][1] if head else 0), (tail[0][0] if tail else view.end)
-    starts = sorted(start for code in few for start in places[code] if low < start < high)
-    return [
-        Pick(CHANGED_PRIORITY - rank * 0.01, (view.line_at(start),), 'rare')
-        for rank, start in enumerate(starts[:CHANGED_ENTRIES])
-    ]
+    # A merge's conflicts (`UU`, `AA`, `UD`: git's unmerged entries) come first however many, those of the rarest
+    # mark first (its four `UD` before its fourteen `UU`); then the few entries of the other marks, in order.
+    unmerged = [code for code in places if code in _UNMERGED]
+    ranked = sorted((len(places[code]), start) for code in unmerged for start in places[code] if low < start < high)
+    chosen = [start for _, start in ranked[:CHANGED_ENTRIES]]
+    rest = sorted(start for code in few if code not in _UNMERGED for start in places[code] if low < start < high)
+    starts = sorted(chosen + rest[: CHANGED_ENTRIES - len(chosen)])
+    return [Pick(CHANGED_PRIORITY - rank * 0.01, (view.line_at(start),), 'rare') for rank, start in enumerate(starts)]
+
+
+_UNMERGED = frozenset(('DD', 'AU', 'UD', 'UA', 'DU', 'AA', 'UU'))
+"""The marks `git status --short` gives the entries a merge left in conflict."""
 
 
 _BLOCK_TITLE = re.compile(r'\n((?:={2,}>?|-{3,}|#{2,}|==>)[ \t]*\w[^\n]*)')
