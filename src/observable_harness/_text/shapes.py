@@ -3167,7 +3167,7 @@ CHANGED_PRIORITY = 457.4
 def _changed_entries(view: TextView, head: list[Span], tail: list[Span], sample: list[Span]) -> list[Pick]:
     """In a listing that marks each entry with a status (`borg create --list`: `U` unchanged, `d` a folder, `M`
     modified, `A` added), the entries of the marks few entries carry: what changed among a thousand that did not,
-    wherever they are."""
+    wherever they are; in `git status --short` after a merge that stopped, its conflicts first."""
     if view.total > RARE_LEADING_CHARS:
         return []
     if not _over([view.content(span) for span in head[:8]], _STATUS_ENTRY.match, 0.5):
@@ -4247,8 +4247,9 @@ def _columns(view: TextView, shape: Shape) -> _Columns | None:
 
 
 def _rare_rows(view: TextView, table: _Columns) -> list[Pick]:
-    """Rows that hold a value found once or twice in a column of few values (one zone shifting 120 minutes among
-    zones shifting 0 or 60, one `FAILED` among `ok`s): what a reader scanning the table would stop at."""
+    """Rows that hold a value found in few rows of a column of few values (once or twice, or in a hundredth of a long
+    table's rows: one zone shifting 120 minutes among zones shifting 0 or 60, four jobs exiting 1 among 435 exiting 0):
+    what a reader scanning the table would stop at."""
     rows, column_of, cell_start, width, _, _ = table
     sample = [line for line, _ in rows[:ALIGNED_SAMPLE]]
     lines = table.lines
@@ -5359,7 +5360,8 @@ _FAILED_TEST_MARKS = (
 """Literals the lines naming a failed test hold, in the runners' words: Go's `--- FAIL: TestX (0.00s)`, TAP's
 `not ok 2 - ...` (prove, node's tap), the crosses of Jest, node's runner and others (`✕ parses ...`, `✖ renders`),
 test-unit's `Failure: test_x(Case)` (`Error: test_x(Case)` for one that raised), CTest's
-`26/28 Test #26: name ...***Failed`, trial's `    test_x ...   [FAIL]`."""
+`26/28 Test #26: name ...***Failed`, trial's `    test_x ...   [FAIL]`, GoogleTest's
+`[  FAILED  ] suite.name (0 ms)`."""
 _FAILED_TEST = re.compile(
     r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2716\u2717\u00d7] \S'
     r'|(?:Failure|Error): test\w*\('
