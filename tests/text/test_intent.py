@@ -811,3 +811,12 @@ def test_a_qualified_name_and_a_namespace_are_looked_for_as_names_and_as_their_f
     assert found['serde_json/Value'] is TermKind.path
     assert found['Net::'] is TermKind.identifier
     assert found['Net/'] is TermKind.path
+
+
+def test_a_protocol_and_its_version_is_also_looked_for_as_one_word() -> None:
+    # Build summaries and feature lists write `HTTP2` (curl's configure: `HTTP2:  no  (--with-nghttp2)`, `curl -V`'s
+    # `Features: ... HTTP2 ...`) where a person writes HTTP/2; a path of two names stays a path.
+    keys = {term.key for term in Intent.gather(prompt='Our curl build has no HTTP/2 support. What is missing?').terms}
+    assert {'http/2', 'http2'} <= keys
+    keys = {term.key for term in Intent.gather(prompt='Why is lib/2 so large?').terms}
+    assert 'lib2' not in keys

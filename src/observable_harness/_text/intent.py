@@ -1198,6 +1198,11 @@ _SQL_KEYWORDS = frozenset(
 """A query's keywords, written in capitals as SQL is: its syntax, not what its rows are searched for."""
 
 
+_PROTOCOL_VERSION = re.compile(r'([A-Z]{2,8})/(\d(?:\.\d)?)')
+"""A protocol (in capitals, as protocols are written) and its version after a slash: `HTTP/2`, `HTTP/1.1`; not a
+folder (`lib/2`)."""
+
+
 def _extract(content: str, source_weight: float) -> Iterable[Term]:
     for match in _QUOTED.finditer(content):
         quoted = next(group for group in match.groups() if group is not None).strip()
@@ -1243,6 +1248,11 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
         if kind is TermKind.number and token.isdigit() and len(token) >= ID_DIGITS:
             weight *= ID_BOOST  # 16439, 48213: an object's id, a process, a port; not a measure, which varies
         yield Term(token, token.lower(), kind, weight)
+        if kind is TermKind.path and (versioned := _PROTOCOL_VERSION.fullmatch(token)):
+            # A protocol and its version (`HTTP/2`): build flags and summaries write it as one word (`HTTP2`, `http2`).
+            joined = versioned.group(1) + versioned.group(2)
+            yield Term(joined, joined.lower(), TermKind.identifier, weight * 0.8, token.lower())
+            continue
         if kind is TermKind.path:
             # A path's last part names the same thing where the output prints paths relative to elsewhere.
             base = re.split(r'[/\\]', token.rstrip('/\\'))[-1]
