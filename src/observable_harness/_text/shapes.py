@@ -292,9 +292,13 @@ profiler's call tree's (pyinstrument)."""
 _SYSCALL = re.compile(
     r'(?:\[pid +\d+\] |\d+ +)?(?:\d\d:\d\d:\d\d\.\d+ )?[a-z_][a-z0-9_]*\(.*(?:\) += |<unfinished|resumed>)'
 )
+_CHECKER_NAME = r'(?:[a-z][\w.+-]*: )?'
+"""The checker's name a finding may open with, before its place: mandoc's `mandoc: tar/bsdtar.1:181:5: WARNING: ...`."""
+_RULE_PATH = r'[a-z]+(?:/[A-Za-z][\w-]*)+'
+"""A rule named as a path of its group and name: Biome's `lint/correctness/noConstantCondition`."""
 _DIAGNOSTIC = re.compile(
-    # The place first, or after the checker's name (mandoc's `mandoc: tar/bsdtar.1:181:5: WARNING: ...`).
-    r'\s*(?:[a-z][\w.+-]*: )?(?:[^\s:]+):\d+(?::\d+)?(?:(?::| -) ?'
+    # The place first, or after the checker's name.
+    r'\s*' + _CHECKER_NAME + r'(?:[^\s:]+):\d+(?::\d+)?(?:(?::| -) ?'
     r'(?:error|warning|note|info|fatal error|style|performance|portability|information|[A-Z]{1,4}\d{2,5}\b|[a-z]+\d+\b)'
     r'| [A-Z]{1,4}\d{2,5}\b)'  # a code after a space, no colon (markdownlint, hadolint): `README.md:12:3 MD042/...`
     r'|\s*(?:error|warning)(?:\[[\w-]+\])?: '
@@ -668,7 +672,7 @@ def _carets(lines: list[str]) -> bool:
     return places >= 2 and marks >= 2 and places + marks > 0.25 * len(lines)
 
 
-_FRAMED_HEADER = re.compile(r'[^\s:]+:\d+:\d+ [a-z]+(?:/[A-Za-z][\w-]*)+(?:  [A-Z]+)* +\u2501')
+_FRAMED_HEADER = re.compile(r'[^\s:]+:\d+:\d+ ' + _RULE_PATH + r'(?:  [A-Z]+)* +\u2501')
 """A finding heading its own frame (Biome): its place, its rule, and a rule drawn to the line's end
 (`lib/parse.js:304:13 lint/correctness/noConstantCondition ━━━━━`); its message and source follow, indented."""
 FRAMED_HEADERS = 2
@@ -5811,9 +5815,9 @@ _CODE_STYLES = (
         re.compile('^' + _ISSUE.pattern, re.MULTILINE), '>> Issue: [{code}:', re.compile(r'\n' + _ISSUE.pattern)
     ),  # bandit
     _CodeStyle(
-        re.compile(r'^[^\s:]+:\d+:\d+ ([a-z]+(?:/[A-Za-z][\w-]*)+) ', re.MULTILINE),
+        re.compile(r'^[^\s:]+:\d+:\d+ (' + _RULE_PATH + ') ', re.MULTILINE),
         ' {code} ',
-        re.compile(r'\n[^\s:\n]+:\d+:\d+ ([a-z]+(?:/[A-Za-z][\w-]*)+) '),
+        re.compile(r'\n[^\s:\n]+:\d+:\d+ (' + _RULE_PATH + ') '),
     ),  # Biome: the rule as a path after the place, over a frame (`lib/x.js:3:7 lint/style/useTemplate  FIXABLE  ━━`)
     # codespell: the word it flags is the code, a one-off word the likely typo among names it flags everywhere.
     _CodeStyle(_SPELLING, ': {code} ==> '),
@@ -6026,7 +6030,7 @@ def _diagnostic_digest(view: TextView, shape: Shape, sample: list[Span], counted
     return graves + errors + picks
 
 
-_PLACED_MESSAGE = re.compile(r'\n[ \t]*(?:[a-z][\w.+-]*: )?[^\s:]+:\d+(?::\d+)?:? ([^\n]+)')
+_PLACED_MESSAGE = re.compile(r'\n[ \t]*' + _CHECKER_NAME + r'[^\s:]+:\d+(?::\d+)?:? ([^\n]+)')
 """A diagnostic's message after its place (`pkg/x_test.go:135:18: call of assert.Equal copies lock value: ...`)."""
 _QUOTED_PART = re.compile(r'`[^`\n]*`|"[^"\n]*"|\'[^\'\n]*\'')
 """What a message quotes: a name, a value, a line of source."""
