@@ -58,6 +58,8 @@ def test_words_written_with_slashes_give_no_path_of_a_word_every_request_uses() 
         ('What inside the numpy wheel is actually taking up the space?', 1),
         ('Which files account for the bulk of the image?', 1),
         ('What uses the most disk on this box?', 1),
+        ('Pack it and tell me which files are the heavy ones.', 1),
+        ('Which modules dominate the import time?', 1),
         ('Which tests are the slowest?', 1),
         ('Tell me when the run queue peaked and when disk reads peaked.', 1),
         ('What was the peak memory of the worker?', 1),
@@ -79,6 +81,8 @@ def test_a_request_for_the_largest_or_smallest_is_told_by_how_it_is_asked(reques
     [
         ('Which processes on this box use the most memory?', 'memory'),
         ('Which file has the largest size?', 'size'),
+        ('Which files dominate the size of the image?', 'size'),
+        ('Tell me which files are the heavy ones.', ''),
         ('Where does the time actually go?', 'time'),
         ('Which statements cost us the most time?', 'time'),
         ('Which car has the most horsepower?', 'horsepower'),

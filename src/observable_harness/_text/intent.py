@@ -530,7 +530,8 @@ def _negated(content: str) -> tuple[set[str], set[str]]:
 
 _LARGEST = re.compile(
     r'\b(?:largest|biggest|slowest|longest|highest|heaviest|worst|costliest|greatest|hottest|maximum|peak(?:s|ed)?|'
-    r'top\s+(?:\d+|three|five|ten|twenty|few|offenders)|bottlenecks?|hot\s?spots?|big\s+(?:ones|files)|'
+    r'top\s+(?:\d+|three|five|ten|twenty|few|offenders)|bottlenecks?|hot\s?spots?|(?:big|heavy)\s+(?:ones|files|hitters)|'
+    r'dominat(?:e|es|ing)\b|'
     r'(?:huge|large|big|massive)\s+(?:part|chunk|portion|share|amount)s?\s+of|'
     r'(?:where|what)\s+(?:\w+\s+){0,2}time\s+(?:goes|went|is\s+spent|was\s+spent)|eats?\s+(?:\w+\s+)?time|'
     r'where\s+(?:does|did|do)\s+(?:\w+\s+){0,2}time\s+(?:\w+\s+)?go\b|most[- ]called|'
@@ -542,8 +543,8 @@ _LARGEST = re.compile(
 )
 _SMALLEST = re.compile(r'\b(?:smallest|lowest|fewest|shortest|(?<!at )least|minimum)\b', re.IGNORECASE)
 """Words asking for the extremes of a measure: "the slowest tests", "the most complex functions", "what takes up
-the space", "the lowest coverage". Not "at most", "at least", "the most recent" or "most of them": those ask for no
-ranking."""
+the space", "which files dominate the size", "the lowest coverage". Not "at most", "at least", "the most recent" or
+"most of them": those ask for no ranking."""
 
 
 _WARNINGS = re.compile(r'\bwarn(?:s|ed|ing|ings)?\b', re.IGNORECASE)
@@ -589,7 +590,20 @@ _CUE_GLUE = frozenset(
     (
         *('the', 'most', 'does', 'did', 'do', 'where', 'what', 'which', 'top', 'called', 'used', 'uses', 'use'),
         *('using', 'are', 'is', 'was', 'were', 'take', 'takes', 'taking', 'up', 'eat', 'eats', 'eating', 'all'),
-        *('actually', 'really', 'bulk', 'part', 'share', 'chunk', 'portion', 'amount'),
+        *(
+            'actually',
+            'really',
+            'bulk',
+            'part',
+            'share',
+            'chunk',
+            'portion',
+            'amount',
+            'heavy',
+            'big',
+            'ones',
+            'hitters',
+        ),
     )
 )
 _WHEN_OR_WHERE = frozenset(
