@@ -60,6 +60,8 @@ def test_words_written_with_slashes_give_no_path_of_a_word_every_request_uses() 
         ('What uses the most disk on this box?', 1),
         ('Pack it and tell me which files are the heavy ones.', 1),
         ('Which modules dominate the import time?', 1),
+        ('When did it hit its memory limit?', 1),
+        ('The pool maxed out at some point.', 1),
         ('Which tests are the slowest?', 1),
         ('Tell me when the run queue peaked and when disk reads peaked.', 1),
         ('What was the peak memory of the worker?', 1),
@@ -82,6 +84,7 @@ def test_a_request_for_the_largest_or_smallest_is_told_by_how_it_is_asked(reques
         ('Which processes on this box use the most memory?', 'memory'),
         ('Which file has the largest size?', 'size'),
         ('Which files dominate the size of the image?', 'size'),
+        ('When did it hit its memory limit?', 'memory'),
         ('Tell me which files are the heavy ones.', ''),
         ('Where does the time actually go?', 'time'),
         ('Which statements cost us the most time?', 'time'),
@@ -824,3 +827,12 @@ def test_a_protocol_and_its_version_is_also_looked_for_as_one_word() -> None:
     assert {'http/2', 'http2'} <= keys
     keys = {term.key for term in Intent.gather(prompt='Why is lib/2 so large?').terms}
     assert 'lib2' not in keys
+
+
+def test_numbers_listed_with_ids_are_ids_however_many_digits_they_have() -> None:
+    # `2619` is a file's number as `18524` is: listed together, they weigh the same.
+    weights = {term.key: term.weight for term in Intent.gather(prompt='The files are 18524, 18510 and 2619.').terms}
+    assert weights['2619'] == weights['18510']
+    # A year beside a count is no id.
+    weights = {term.key: term.weight for term in Intent.gather(prompt='Since 2019 we served 120000 requests.').terms}
+    assert weights['2019'] < weights['120000']

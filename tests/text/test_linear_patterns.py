@@ -76,6 +76,9 @@ def _plain_number(field: str) -> float | None:
     field = tokens[-1].rstrip('%').split('/')[0].replace(',', '') if tokens else ''
     if not field:
         return None
+    sized = re.fullmatch(r'(\d+(?:\.\d+)?)([A-Za-z]+)', field)
+    if scale == 1.0 and sized is not None and sized.group(2) in _SIZE_UNITS and sized.group(2) != 'bytes':
+        return float(sized.group(1)) * _SIZE_UNITS[sized.group(2)]  # a size written with its unit: `64.00M`
     try:
         return float(field) * scale
     except ValueError:

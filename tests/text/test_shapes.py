@@ -2780,3 +2780,39 @@ def test_a_status_listing_shows_a_merges_rarest_conflicts_first() -> None:
     rarest = [line for line in output.splitlines() if line.startswith(('UD ', 'AU '))]
     assert len(rarest) == 7
     assert all(line in shown for line in rarest)
+
+
+def test_a_monitor_printing_its_header_again_shows_it_once_and_the_row_where_memory_peaked() -> None:
+    # `redis-cli --stat -i 0.1` (real) while a bulk load filled a server capped at 24 MB, then sixty clients read from
+    # it: the column names come again every twenty rows, and memory is written with its unit (`25.77M`). Asked when
+    # the limit was hit, the first row at the peak, and the column names once: not again over every twenty rows.
+    output = _capture('tables', 'redis_cli_stat_maxmemory_fill.txt')
+    prompt = 'The bulk import filled our Redis. When did it hit its memory limit, and how many clients were connected?'
+    shown = _asked(output, prompt).text.splitlines()
+    assert '141778     25.77M   61      0       144098 (+186)       83' in shown
+    assert sum(1 for line in shown if line.startswith('keys       mem      clients')) == 1
+
+
+@pytest.mark.parametrize(
+    ('cell', 'value'),
+    [
+        ('25.77M', 25.77 * 2**20),
+        ('919.72K', 919.72 * 2**10),
+        ('1.5GiB', 1.5 * 2**30),
+        ('512B', 512.0),
+        ('8200 kB', 8200 * 2**10),
+    ],
+)
+def test_a_size_written_with_its_unit_reads_as_its_bytes(cell: str, value: float) -> None:
+    assert shapes.cell_number(cell) == pytest.approx(value)
+
+
+def test_rows_a_request_names_by_number_come_before_the_extremes_it_mentions() -> None:
+    # psql over `pg_class` (real, a fresh cluster after `pgbench -i -s 3`): asked which relations the biggest files
+    # are, the request names the files itself. Their rows are the answer, over any ranking of the table's numbers,
+    # and a row opening with a number and a bar is a row, not a line of source quoted in a compiler's gutter.
+    output = _capture('tables', 'psql_pg_class_filenodes.txt')
+    prompt = 'Disk usage jumped: the biggest files under base/5 are 16396, 16404 and 2619. Which relations are those?'
+    shown = _asked(output, prompt).text
+    for relation in ('| pgbench_accounts  ', '| pgbench_accounts_pkey  ', '| pg_statistic  '):
+        assert relation in shown

@@ -531,7 +531,8 @@ def _negated(content: str) -> tuple[set[str], set[str]]:
 _LARGEST = re.compile(
     r'\b(?:largest|biggest|slowest|longest|highest|heaviest|worst|costliest|greatest|hottest|maximum|peak(?:s|ed)?|'
     r'top\s+(?:\d+|three|five|ten|twenty|few|offenders)|bottlenecks?|hot\s?spots?|(?:big|heavy)\s+(?:ones|files|hitters)|'
-    r'dominat(?:e|es|ing)\b|'
+    r'dominat(?:e|es|ing)\b|maxed\s+out|'
+    r'(?:hit|hits|hitting|reach(?:es|ed|ing)?)\s+(?:the|its|their|a|our)\s+(?:[\w-]+\s+){0,2}(?:limit|cap|ceiling)s?\b|'
     r'(?:huge|large|big|massive)\s+(?:part|chunk|portion|share|amount)s?\s+of|'
     r'(?:where|what)\s+(?:\w+\s+){0,2}time\s+(?:goes|went|is\s+spent|was\s+spent)|eats?\s+(?:\w+\s+)?time|'
     r'where\s+(?:does|did|do)\s+(?:\w+\s+){0,2}time\s+(?:\w+\s+)?go\b|most[- ]called|'
@@ -590,20 +591,9 @@ _CUE_GLUE = frozenset(
     (
         *('the', 'most', 'does', 'did', 'do', 'where', 'what', 'which', 'top', 'called', 'used', 'uses', 'use'),
         *('using', 'are', 'is', 'was', 'were', 'take', 'takes', 'taking', 'up', 'eat', 'eats', 'eating', 'all'),
-        *(
-            'actually',
-            'really',
-            'bulk',
-            'part',
-            'share',
-            'chunk',
-            'portion',
-            'amount',
-            'heavy',
-            'big',
-            'ones',
-            'hitters',
-        ),
+        *('actually', 'really', 'bulk', 'part', 'share', 'chunk', 'portion', 'amount', 'heavy', 'big', 'ones'),
+        *('hitters', 'hit', 'hits', 'hitting', 'reach', 'reaches', 'reached', 'reaching', 'maxed', 'out', 'its'),
+        *('their', 'our'),
     )
 )
 _WHEN_OR_WHERE = frozenset(
@@ -1217,7 +1207,22 @@ _PROTOCOL_VERSION = re.compile(r'([A-Z]{2,8})/(\d(?:\.\d)?)')
 folder (`lib/2`)."""
 
 
+_NUMBER_LIST = re.compile(r'(?<![\w.])\d{3,}(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)\d{3,})+(?!\w|\.\d)')
+"""Numbers listed together (`18524, 18510 and 2619`): where one is an id, the others are ids as well."""
+
+
+def _listed_ids(content: str) -> set[str]:
+    """The numbers of `content` listed with a number of `ID_DIGITS` digits or more: ids, however many digits."""
+    ids: set[str] = set()
+    for listed in _NUMBER_LIST.finditer(content):
+        numbers = re.findall(r'\d+', listed.group())
+        if any(len(number) >= ID_DIGITS for number in numbers):
+            ids.update(numbers)
+    return ids
+
+
 def _extract(content: str, source_weight: float) -> Iterable[Term]:
+    ids = _listed_ids(content)
     for match in _QUOTED.finditer(content):
         quoted = next(group for group in match.groups() if group is not None).strip()
         if 3 <= len(quoted) <= _MAX_TERM_CHARS and not quoted.isspace():
@@ -1259,7 +1264,7 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             # Searched by its stem (`windowed` finds `window`), spelled as written where the output has it so.
             yield Term(token.lower(), _stem(token.lower()), kind, weight)
             continue
-        if kind is TermKind.number and token.isdigit() and len(token) >= ID_DIGITS:
+        if kind is TermKind.number and token.isdigit() and (len(token) >= ID_DIGITS or token in ids):
             weight *= ID_BOOST  # 16439, 48213: an object's id, a process, a port; not a measure, which varies
         yield Term(token, token.lower(), kind, weight)
         if kind is TermKind.path and (versioned := _PROTOCOL_VERSION.fullmatch(token)):

@@ -167,6 +167,12 @@ FLOOR_SHARE = 0.15
 """Matches scoring at least `STRONG_SHARE` of the best one, and the best `STRONG_MATCHES` scoring at least
 `FLOOR_SHARE` of it that hold more than the request's plain words, outrank everything but the final line; the rest
 rank under what the shape needs."""
+INTENT_PRIORITY = 900.0
+"""The best of the lines a request's words find: under the run's final line, over all the output's shape needs."""
+NAMED_LINES = 2
+"""Names or numbers of a request, each on this many lines at most, found on its best lines for it to name the lines it
+asks about itself (not a group of them: every function of the file it names)."""
+_NAMING_KINDS = frozenset((TermKind.number, TermKind.identifier, TermKind.path, TermKind.quoted))
 WEAK_PRIORITY = 320.0
 QUOTED_PRIORITY = WEAK_PRIORITY - 5
 WIDE_MATCHES = 3
@@ -314,8 +320,10 @@ def select_preview(
     counted = census(view, [*head, *sample, *tail]) if shape.kind is ShapeKind.diagnostics else None
     matches = Matches()
     answer = frozenset[int]()
+    table = shape.kind is ShapeKind.table
     strong_rows = 0
     strong_spans: list[Span] = []
+    naming: set[int] = set()  # the request's names and numbers found on its best lines
     findings_json = shape.kind is ShapeKind.json and shape.variant == 'findings'
     reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics, ShapeKind.diff) or findings_json
     if intent:
@@ -335,7 +343,7 @@ def select_preview(
             (
                 m.score
                 for m in matches.lines
-                if (m.start, m.end) != shape.header and not _quoted_or_echoed(text, m.start, m.end)
+                if (m.start, m.end) != shape.header and not _quoted_or_echoed(text, m.start, m.end, table=table)
             ),
             default=0.0,
         )
@@ -355,8 +363,14 @@ def select_preview(
         if shape.kind is ShapeKind.table:
             answer = _answer_terms(text, shape, matches, estimated_lines)
         answers = 0
+        # A table's header and the lines over it (column groups), printed again over the next rows by a monitor: the
+        # header shown once says them.
+        headings = (shape.header, *shape.header_extra) if shape.header is not None else ()
+        printed = {view.content(heading).strip() for heading in headings}
         for rank, match in enumerate(_varied(text, found)[:INTENT_GROUPS]):
             span = (match.start, match.end)
+            if headings and span not in headings and text[match.start : match.end].strip() in printed:
+                continue
             if alone and not text[match.start : match.start + 1].isspace():
                 line = _LEADING_STAMP.sub('', text[match.start : match.end], count=1)  # the same line at another time
                 if line in shown:
@@ -393,7 +407,7 @@ def select_preview(
                 status = _PASSING.search(text, match.start, match.end)
                 echoed = text[match.start : match.start + 1].isspace()
                 strong = (status is None or match.focus < status.start()) and not echoed
-            quoted = _quoted_or_echoed(text, match.start, match.end)
+            quoted = _quoted_or_echoed(text, match.start, match.end, table=table)
             if strong and quoted:
                 # A build echoes each command it runs (`gcc -Wall -Wcast-qual ... -c x.c`): the options a request
                 # names are in every one of them, and none says what happened. Nor does the source line a compiler
@@ -407,7 +421,7 @@ def select_preview(
                     continue
                 weak_seen.add(bare)
             # Weak, such a line ranks under the first finding of each kind, which says what the quoted lines are about.
-            base = 900.0 if strong else QUOTED_PRIORITY if quoted else WEAK_PRIORITY
+            base = INTENT_PRIORITY if strong else QUOTED_PRIORITY if quoted else WEAK_PRIORITY
             # The best few may run longer: a cut through the line the model asked about is the costliest cut.
             # A row's first columns say what it is, so a table's rows need no more, unless the row runs on for many
             # times its room (a record of thousands of characters): cut there, the hit needs its surroundings.
@@ -431,6 +445,11 @@ def select_preview(
                             group += [_Line(s, plain_limit, role='context') for s in between]
                     strong_spans.append(span)
                     strong_rows += span != shape.header
+                    naming.update(
+                        index
+                        for index in match.terms
+                        if matches.terms[index].kind in _NAMING_KINDS and matches.line_counts[index] <= NAMED_LINES
+                    )
                 group.append(_Line(span, limit, match.focus, 'intent'))
                 body: list[_Line] = []
                 if match.defines and shape.variant != 'blame':  # under a blamed line: the next line's record
@@ -456,7 +475,7 @@ def select_preview(
     named_rows = intent is not None and not intent.extreme and bool(strong_rows)
     # Kinds of message told apart by their words are a guess at what matters: lines the request's words found, weak as
     # they may be, are the model's own guess, and go first.
-    asked_lines = any(not _quoted_or_echoed(text, m.start, m.end) for m in matches.lines)
+    asked_lines = any(not _quoted_or_echoed(text, m.start, m.end, table=table) for m in matches.lines)
     picks.extend(
         (
             min(pick.priority, HEADER_PRIORITY - 0.5)
@@ -481,9 +500,12 @@ def select_preview(
     # Asked for the worst of a lookup's rows (`the worst delays on that route`), the rows are few enough to show all:
     # the extreme among them is one of them, where a ranking of the whole table's rows would answer another question.
     if intent is not None and intent.extreme and not answer:
+        # Where the request names several of the lines itself ("the biggest files are 18524, 18510 and 2619: which
+        # tables are those?"), those lines are what it asks about: the extremes of a column come under them.
+        under = INTENT_PRIORITY - INTENT_GROUPS * 0.1 - 1 if len(naming) >= NAMED_LINES else EXTREME_PRIORITY
         picks.extend(
             (
-                pick.priority,
+                min(pick.priority, under),
                 # The row ranked is the last line of its pick, under what it belongs to: only it holds the measure. It
                 # is what was asked for, as the best of the lines a request's words find: it may run as long as they.
                 [
@@ -572,7 +594,7 @@ def _answer_terms(text: str, shape: Shape, matches: Matches, total_lines: int) -
     keys = {index for index, count in enumerate(matches.line_counts) if count < total_lines / 2}
     sets: Counter[frozenset[int]] = Counter()
     for match in matches.lines:
-        if (match.start, match.end) == shape.header or _quoted_or_echoed(text, match.start, match.end):
+        if (match.start, match.end) == shape.header or _quoted_or_echoed(text, match.start, match.end, table=True):
             continue
         # A key is a cell of the row whole (`JFK`, `Canada`), not a word inside one (`io_uring` in a function's name).
         row = text[match.start : match.end]
@@ -604,11 +626,12 @@ def _metric_matches(view: TextView, lines: Sequence[LineMatch]) -> list[LineMatc
     return out
 
 
-def _quoted_or_echoed(text: str, start: int, end: int) -> bool:
+def _quoted_or_echoed(text: str, start: int, end: int, *, table: bool = False) -> bool:
     """Whether the line is a command line (many options), as make and build tools print what they run, a
-    source line a compiler quotes in its numbered gutter, or a traceback's frame in code not the user's (a
-    request naming the framework finds it in every frame the error passed through)."""
-    if _GUTTER_LINE.match(text, start):
+    source line a compiler quotes in its numbered gutter (in no `table`: a psql row opening with a number and a bar
+    is a row), or a traceback's frame in code not the user's (a request naming the framework finds it in every frame
+    the error passed through)."""
+    if not table and _GUTTER_LINE.match(text, start):
         return True
     frame = PYTHON_FRAME.match(text, start, end)
     if frame is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import operator
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, deque
@@ -1056,6 +1057,9 @@ def _number(field: str) -> float | None:
         scale = unit
         tokens = tokens[:-1]
     field = tokens[-1].rstrip('%').split('/')[0].replace(',', '') if tokens else ''
+    if scale == 1.0 and (sized := _SIZE_WITH_UNIT.fullmatch(field)) is not None:
+        # A size written with its unit (`64.00M`, `919.72K`, `1.2GiB`: a monitor's memory column, `ls -lh`).
+        return float(sized.group(1)) * _SIZE_UNITS[sized.group(2)]
     if not field or field == tried or not _floatable(field):
         return None  # a cell of one token that read as no number (`0t0`, lsof's offset) is not tried again
     try:
@@ -1076,6 +1080,7 @@ _SIZE_UNITS = {
     for unit in units
 }
 """A size's unit after its number, and what it multiplies the number by."""
+_SIZE_WITH_UNIT = re.compile(r'(\d+(?:\.\d+)?)(B|kB|KB|KiB|K|MB|MiB|M|GB|GiB|G|TB|TiB|T)')
 
 
 def _numeric_columns(rows: list[list[str]]) -> list[int]:
@@ -4838,7 +4843,8 @@ _MEASURED_NODE = re.compile(r'[ \t│|`]*(?:├── |└── |\|-- |`-- |├
 def _section_extremes(view: TextView, shape: Shape, direction: int, subjects: tuple[str, ...]) -> list[Pick]:
     """In tables one after another, each under a header opening with the same field (`sadf -d`'s `# hostname;...` over
     its CPU, disk, memory and load tables), the most extreme row of each column a request's term names, under its own
-    table's header: a column's place means another measure in each table. Empty for a single table."""
+    table's header: a column's place means another measure in each table. Empty for a single table, and for one whose
+    header is repeated as it was."""
     assert shape.header is not None
     first = row_fields(view.content(shape.header), shape.delimiter)[0]
     if not first.strip():
@@ -4849,8 +4855,9 @@ def _section_extremes(view: TextView, shape: Shape, direction: int, subjects: tu
     while found != -1 and len(headers) < TABLE_SECTIONS:
         headers.append(view.line_at(found + 1))
         found = text.find(opening, headers[-1][1], view.end)
-    if len(headers) == 1:
-        return []
+    named = view.content(shape.header).strip()
+    if all(view.content(header).strip() == named for header in headers):
+        return []  # one table whose header is printed again every few rows (a monitor's, `redis-cli --stat`)
     rows, starts = _rows_from(view, shape.header[1] + 1)
     picks: list[Pick] = []
     for index, header in enumerate(headers):
@@ -4886,6 +4893,8 @@ def _naming(name: str, subjects: tuple[str, ...]) -> int | None:
     for index, key in enumerate(subjects):
         if len(letters) >= 3 and (key.startswith(letters) or ''.join(filter(str.isalpha, key)).startswith(letters)):
             return index  # `bwrtn/s` named as it is written, or its letters as a word
+        if len(key) >= _MIN_STEM and letters.startswith(key) and len(letters) - len(key) <= len('ing'):
+            return index  # the request's word stemmed (`block` of "blocked"): the column as the request wrote it
         if letters in _MEASURED_BY.get(key, ()):
             return index
         if key == 'time' and _TIME_KEY.search(name) and not _WHEN.search(name):
@@ -4893,6 +4902,8 @@ def _naming(name: str, subjects: tuple[str, ...]) -> int | None:
     return None
 
 
+_MIN_STEM = 4
+"""Letters of a request's stemmed word that a column's name may go on from (`clients` for `client`)."""
 _WHEN = re.compile(r'start|stamp|date|created|updated|modified|^(?:end|stop)', re.IGNORECASE)
 """A column of when something happened (a job log's `Starttime`, a `timestamp`), not of how long it took."""
 
@@ -4968,7 +4979,7 @@ def _ranked(
     then the most extreme of all: "the least covered click modules" may also mean the least covered of all.
     """
     ranked = [(value * direction, -index) for index, value in enumerate(values) if value is not None]
-    overall = [starts[-index] for _, index in heapq.nlargest(EXTREME_ROWS, ranked)]
+    overall = [starts[-index] for _, index in _plateaus(heapq.nlargest(EXTREME_ROWS, ranked), ranked)]
     if within is None:
         return overall
     grouped = [(value, index) for value, index in ranked if -index in within]
@@ -4978,6 +4989,20 @@ def _ranked(
         return overall
     first = [starts[-index] for _, index in heapq.nlargest(max(1, wanted // 2), grouped)]
     return first + [start for start in overall if start not in first]
+
+
+def _plateaus(top: list[tuple[float, int]], ranked: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    """`top` (the most extreme of `ranked`, each a value and its row's negated index) with a value held by more rows
+    than it shows (a memory column at its limit for a hundred samples) shown by its first and last rows: when the
+    plateau began and when it ended, not six rows of it side by side."""
+    out: list[tuple[float, int]] = []
+    for value, group in itertools.groupby(top, key=operator.itemgetter(0)):
+        rows = list(group)
+        if len(rows) > 2:
+            last = min(index for held, index in ranked if held == value)  # the latest row (indices are negated)
+            rows = [rows[0], (value, last)]
+        out += rows
+    return out
 
 
 def _extreme_picks(
