@@ -2816,3 +2816,33 @@ def test_rows_a_request_names_by_number_come_before_the_extremes_it_mentions() -
     shown = _asked(output, prompt).text
     for relation in ('| pgbench_accounts  ', '| pgbench_accounts_pkey  ', '| pg_statistic  '):
         assert relation in shown
+
+
+def test_a_dump_of_states_shows_the_flags_raised_among_those_clear() -> None:
+    # `snmpwalk` of an agent's checks (real: nginx and cron are not running here, and the 15-minute load is over its
+    # limit): among 1,500 readings, the few flags named for a failure that say it happened, with their messages.
+    output = _capture('key_value', 'snmpwalk_enterprises_missing_processes.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert 'UCD-SNMP-MIB::prErrMessage.2 = STRING: No nginx process running' in shown
+    assert 'UCD-SNMP-MIB::laErrMessage.3 = STRING: 15 min Load Average too high (= 1.38)' in shown
+    assert 'UCD-SNMP-MIB::laErrorFlag.1 = INTEGER: noError(0)' not in shown
+
+
+def test_settings_named_for_failures_are_no_raised_flags() -> None:
+    # `sysctl -a`: `net.ipv4.icmp_ignore_bogus_error_responses = 1` sets how errors are handled; nothing went wrong.
+    view, _, head, tail, sample = look(capture('sysctl').text)
+    assert shapes._raised_flags(view, [*head, *sample, *tail]) == []
+
+
+def test_entries_without_the_mark_nearly_all_carry_are_the_settings_changed() -> None:
+    # `varnishadm param.show -l` (real, a varnishd started with three parameters set): 105 values say `(default)`,
+    # three do not. Each is shown with its parameter's name and the default under it, asked or not.
+    output = _capture('key_value', 'varnishadm_param_show_l_tuned.txt')
+    for intent in (Intent.gather(prompt='Which Varnish parameters were changed from their defaults?'), None):
+        shown = select_preview(output, 1_000, intent=intent).text
+        for changed in (
+            'max_restarts\n        Value is: 2 [restarts]\n        Default is: 4',
+            'timeout_idle\n        Value is: 10.000 [seconds]\n        Default is: 5.000',
+            'workspace_client\n        Value is: 128k [bytes]\n        Default is: 96k',
+        ):
+            assert changed in shown

@@ -476,6 +476,9 @@ def select_preview(
     # Kinds of message told apart by their words are a guess at what matters: lines the request's words found, weak as
     # they may be, are the model's own guess, and go first.
     asked_lines = any(not _quoted_or_echoed(text, m.start, m.end, table=table) for m in matches.lines)
+    asked_words = (
+        frozenset(term.key for term in intent.terms if term.kind is TermKind.word) if intent else frozenset[str]()
+    )
     picks.extend(
         (
             min(pick.priority, HEADER_PRIORITY - 0.5)
@@ -486,7 +489,7 @@ def select_preview(
             [_Line(s, plain_limit, pick.focus, role=pick.role) for s in pick.spans],
             pick.role,
         )
-        for pick in digest(view, shape, head, tail, sample, counted)
+        for pick in digest(view, shape, head, tail, sample, counted, asked_words)
     )
     picks.extend(
         (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)

@@ -2025,9 +2025,16 @@ def _failure_block(view: TextView, span: Span) -> list[Span]:
 
 
 def digest(
-    view: TextView, shape: Shape, head: list[Span], tail: list[Span], sample: list[Span], counted: Census | None = None
+    view: TextView,
+    shape: Shape,
+    head: list[Span],
+    tail: list[Span],
+    sample: list[Span],
+    counted: Census | None = None,
+    asked: frozenset[str] = frozenset(),
 ) -> list[Pick]:
-    """Lines a preview of this shape should keep, by priority, when no intent chooses them."""
+    """Lines a preview of this shape should keep, by priority, when no intent chooses them. `asked`: the words a
+    request looks for, lowercased, where a reading of the shape answers them (a mark it asks about)."""
     kind = shape.kind
     if kind is ShapeKind.table:
         # A profiler's tables, one a function under its total (line_profiler's), are read by their totals too.
@@ -2099,6 +2106,8 @@ def digest(
             *_boxed_tables(view),
             *_schema_digest(view, head),
             *_failure_counters(view, [*head, *sample, *tail]),
+            *_raised_flags(view, [*head, *sample, *tail]),
+            *_unmarked_fields(view, asked),
             *_changed_entries(view, head, tail, sample),
         ]
     if kind is ShapeKind.records and shape.variant == 'lines':
@@ -2108,7 +2117,13 @@ def digest(
     if kind is ShapeKind.key_value and shape.variant == 'metrics':
         return _metric_alarms(view)
     if kind is ShapeKind.key_value:
-        return [*_final_report(view, tail), *_rare_statuses(view), *_failure_counters(view, [*head, *sample, *tail])]
+        read = [*head, *sample, *tail]
+        return [
+            *_final_report(view, tail),
+            *_rare_statuses(view),
+            *_failure_counters(view, read),
+            *_raised_flags(view, read),
+        ]
     return []
 
 
@@ -2217,6 +2232,102 @@ def _failure_counters(view: TextView, read: list[Span]) -> list[Pick]:
         if any(char in '123456789' for char in found.group('count') or found.group('number'))
     )
     return _first_of_each(view, found, FAILURE_COUNTERS)
+
+
+_SETTING_LINE = re.compile(r'[ \t]*(?:[A-Za-z][\w-]*::)?[A-Za-z][\w.\[\]-]*[ \t]*=[ \t]*[^\n]*')
+"""A line of a dump of states read by name (`snmpwalk`'s `UCD-SNMP-MIB::dskErrorFlag.1 = INTEGER: error(1)`, a
+`name = value` dump): what each thing is now, not what was counted."""
+_RAISED_FLAG = re.compile(
+    rf'\n[ \t]*(?P<name>(?:[A-Za-z][\w-]*::)?(?=[A-Za-z])[\w.\[\]-]*?(?:{_FAILURE_WORDS})[\w.\[\]-]*)[ \t]*=[ \t]*'
+    r'(?:[A-Za-z][\w-]*: ?)?(?P<value>[^\n]*)',
+    re.IGNORECASE,
+)
+"""A state named for something going wrong and its value (after its type, as `snmpwalk` prints it)."""
+_UNRAISED = re.compile(
+    r'|(?:no ?error|none|ok|false|no|off|clear|normal|good|success)(?:\(0\))?|[-+]?0+(?:\.0+)?(?: [A-Za-z%]{1,6})?'
+    r'|""|\(0\)',
+    re.IGNORECASE,
+)
+"""A value saying nothing is wrong: empty, zero, `noError(0)`, `false`, `OK`."""
+_DESCRIBING = re.compile(r'(?:name|names|index|descr?|path|type|fix|fixcmd|cmd|command|oid)(?:\.[\d.]+)?$', re.I)
+"""What a flag's name ends with when it is no flag: the name of the thing checked, a command to run to fix it."""
+RAISED_FLAGS = 10
+"""Raised flags shown at most, in the order the dump lists them."""
+SETTING_SHARE = 0.6
+"""Lines read that must be named states for a text to be read as a dump of them (warnings of its own may open it)."""
+
+
+def _raised_flags(view: TextView, read: list[Span]) -> list[Pick]:
+    """In a dump of named states (`snmpwalk` of a host's checks, a `name = value` status dump), those named for a
+    failure whose value says it happened: `prErrorFlag.3 = INTEGER: error(1)` and its message `No sshd process
+    running` among hundreds of readings, most of them `noError(0)` or empty. Wherever the dump lists them."""
+    if view.total > COUNTER_SCAN_CHARS or len(read) < RARE_MIN_ROWS:
+        return []
+    lines = [content for span in dict.fromkeys(read) if (content := view.content(span)).strip()]
+    if len(lines) < RARE_MIN_ROWS or not _over(lines, _SETTING_LINE.fullmatch, SETTING_SHARE):
+        return []
+    flags = [found for found in _RAISED_FLAG.finditer(view.text, 0, view.end) if not _DESCRIBING.search(found['name'])]
+    # A flag says it is raised in words (`error(1)`, `true`, a message); a bare number there is a setting's
+    # (`net.ipv4.tcp_retries2 = 15`), and a count of failures is a counter's.
+    raised = [
+        (found['name'], found.start() + 1)
+        for found in flags
+        if not _UNRAISED.fullmatch(value := found['value'].strip()) and any(char.isalpha() for char in value)
+    ]
+    if len(raised) * 2 > len(flags):
+        return []  # most such names hold a value: settings (`smtpd_error_sleep_time = 1s`), not flags mostly clear
+    return _first_of_each(view, raised, RAISED_FLAGS)
+
+
+_LABELLED_LINE = re.compile(r'\n([ \t]+)([A-Za-z][\w .-]{0,40}?):[ \t]+([^\n]*?)[ \t]*(?=\n)')
+"""An indented field of an entry: `        Value is: 3600.000 [seconds]` under a parameter's name."""
+MARK_SHARE = 0.9
+"""Share of a field's lines that must end in the same mark for the few without it to stand out."""
+MARK_TITLE_REACH = 8
+"""Lines looked back for the name of the entry an odd field belongs to."""
+
+
+def _unmarked_fields(view: TextView, asked: frozenset[str] = frozenset()) -> list[Pick]:
+    """In entries whose fields end, nearly all of them, in one mark (`varnishadm param.show -l`'s `Value is: 120.000
+    [seconds] (default)`), the few fields without it (`Value is: 3600.000 [seconds]`: a parameter set by hand), each
+    with the name of its entry and the field after it (its default). What a dump of settings is read for; the answer
+    itself where the request names the mark (`asked`: "which parameters are not at their defaults")."""
+    if view.total > ROW_SCAN_CHARS:
+        return []
+    groups: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    for found in _LABELLED_LINE.finditer(view.text, 0, view.end):
+        value = found.group(3)
+        last = value.rsplit(None, 1)[-1] if value else ''
+        groups.setdefault((found.group(1), found.group(2)), []).append((_DIGITS.sub('0', last), found.start() + 1))
+    picks: list[Pick] = []
+    for fields in groups.values():
+        if len(fields) < RARE_MIN_ROWS:
+            continue
+        mark, count = Counter(last for last, _ in fields).most_common(1)[0]
+        if count < MARK_SHARE * len(fields) or count == len(fields) or not mark.strip('()[]').isalpha():
+            continue  # no mark nearly all carry (a word, not a number): the fields just differ
+        odd = [start for last, start in fields if last != mark]
+        if len(odd) > RARE_ROWS:
+            continue
+        word = mark.strip('()[]').lower()
+        base = EXTREME_PRIORITY if any(word.startswith(key) for key in asked) else HEADER_PRIORITY - 2.5
+        for start in odd:
+            line = view.line_at(start)
+            indent = len(view.content(line)) - len(view.content(line).lstrip())
+            title = next(
+                (above for above in view.backward(line, MARK_TITLE_REACH) if _indent(view.content(above)) < indent),
+                None,
+            )
+            after = view.next_line(line)
+            spans = (*((title,) if title is not None else ()), line, *((after,) if after is not None else ()))
+            picks.append(Pick(base - len(picks) * 0.01, spans, 'rare'))
+    return picks
+
+
+def _indent(line: str) -> int:
+    """How far `line` is indented; a blank line as far as any (it names no entry)."""
+    stripped = line.lstrip()
+    return len(line) - len(stripped) if stripped else 1 << 16
 
 
 def metric_sample(view: TextView, span: Span) -> Span | None:
