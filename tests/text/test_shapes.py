@@ -2846,3 +2846,22 @@ def test_entries_without_the_mark_nearly_all_carry_are_the_settings_changed() ->
             'workspace_client\n        Value is: 128k [bytes]\n        Default is: 96k',
         ):
             assert changed in shown
+
+
+def test_findings_placed_in_words_are_diagnostics_and_an_error_code_outranks_the_warnings() -> None:
+    # JSHint's default reporter (real, on underscore's tests with one call's closing parenthesis removed): `file: line
+    # N, col M, message. (W116)`. Its two errors (`E030`, `E021`) are what broke, among a thousand warnings.
+    output = _capture('diagnostics', 'jshint_underscore_broken_call.txt')
+    _, shape, *_ = look(output)
+    assert shape.kind is ShapeKind.diagnostics
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert "test/collections.js: line 161, col 46, Expected an identifier and instead saw ','. (E030)" in shown
+    assert '1054 errors' in shown
+
+
+def test_a_diff_names_its_files_before_the_lines_a_request_s_common_words_find() -> None:
+    # `git diff` of this project's text layer (real, five files): asked which files a change touches and whether it
+    # changes how a line is read, the words `line` and `read` are on hundreds of its lines; its files are the answer.
+    output = _capture('diffs', 'git_diff_text_layer_readings.txt')
+    shown = _asked(output, 'Which files does this change touch, and does it change how a line is read?').text
+    assert shown.count('\ndiff --git ') + shown.startswith('diff --git ') == output.count('diff --git ')

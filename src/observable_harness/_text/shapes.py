@@ -314,7 +314,9 @@ _DIAGNOSTIC = re.compile(
     # snprintf is better than strcpy  [runtime/printf] [4]`).
     r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+:\s+\S[^\n]*\[[\w/.+-]+\](?: \[\d\])?\s*$'
     # ESLint's stylish format: under a line naming the file, each finding's line and column, severity, message, rule.
-    r'|\s+\d+:\d+\s+(?:error|warning)\s{2,}\S',
+    r'|\s+\d+:\d+\s+(?:error|warning)\s{2,}\S'
+    # The file, then its line and column in words (JSHint's, JSLint's): `lib/output.js: line 979, col 24, Expected ...`.
+    r'|\s*[^\s:]+: line \d+, col \d+, \S',
     re.IGNORECASE,
 )
 _SPELLING = re.compile(r':\d+: (\S+) ==> ')
@@ -5259,7 +5261,7 @@ def _diff_digest(view: TextView) -> list[Pick]:
     while position != -1 and len(picks) < _DIFF_FILES:
         start = position + (0 if position == 0 and text.startswith('diff ') else 1)
         span = view.line_at(start)
-        picks.append(Pick(300 - len(picks) * 0.01, (span,), 'file'))
+        picks.append(Pick(DIFF_FILE_PRIORITY - len(picks) * 0.01, (span,), 'file'))
         position = text.find('\ndiff ', span[1])
     verdicts: list[Span] = []
     files = 0
@@ -5272,7 +5274,7 @@ def _diff_digest(view: TextView) -> list[Pick]:
             continue
         files += 1
         if not picks:
-            picks.append(Pick(300 - files * 0.01, (new_path,), 'file'))
+            picks.append(Pick(DIFF_FILE_PRIORITY - files * 0.01, (new_path,), 'file'))
         above = view.previous_line(old_path)
         if above is not None and _tool_line(view.content(above)):
             verdicts.append(above)
@@ -5290,6 +5292,9 @@ def _diff_digest(view: TextView) -> list[Pick]:
     return picks
 
 
+DIFF_FILE_PRIORITY = 322.0
+"""Over the lines a request's common words find in the patches (320): which files changed says more than a comment
+line holding `public`."""
 _ONE_SIDE = 'Only in '
 ONE_SIDED = 4
 """Lines of `diff -r` naming a file only one side has (`Only in old/src: removed.py`) shown, the first ones."""
@@ -6065,6 +6070,10 @@ _SEVERITY = re.compile(
 `style: `, yamllint's `[error] `, ESLint's `error` padded to its column."""
 
 
+_LETTERED_CODE = re.compile(r' \(([EWI])\d{3}\)$')
+"""A code ending a finding that says its severity by its letter (JSHint's `(E021)` error among `(W033)` warnings)."""
+
+
 def _severity(text: str, position: int) -> int:
     """How grave the diagnostic at `position` says it is: 0 for an error, 2 for a note or a style nit, 1 for a
     warning or a line that does not say."""
@@ -6073,6 +6082,9 @@ def _severity(text: str, position: int) -> int:
     found = _SEVERITY.search(text, line_start, line_end if line_end != -1 else len(text))
     if found is not None:
         return 0 if found.group(1) else 1 if found.group(2) else 2
+    lettered = _LETTERED_CODE.search(text, line_start, line_end if line_end != -1 else len(text))
+    if lettered is not None:
+        return 0 if lettered.group(1) == 'E' else 1
     # A finding reported as a record states it on its next line (bandit's `   Severity: High   Confidence: ...`).
     rated = _RATED.match(text, line_end + 1) if line_end != -1 else None
     return 1 if rated is None else _RATINGS[rated.group(1).lower()]
