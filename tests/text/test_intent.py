@@ -836,3 +836,14 @@ def test_numbers_listed_with_ids_are_ids_however_many_digits_they_have() -> None
     # A year beside a count is no id.
     weights = {term.key: term.weight for term in Intent.gather(prompt='Since 2019 we served 120000 requests.').terms}
     assert weights['2019'] < weights['120000']
+
+
+def test_in_a_dump_of_settings_a_word_inside_a_key_names_the_setting() -> None:
+    # `python -m sysconfig` (real): keys are words run together (`BLDSHARED`, `CFLAGSFORSHARED`). Asked for the flags
+    # that build shared objects, `shared` inside such a key is a hit on the setting, not a word inside another word.
+    text = (_DATA / 'key_value' / 'python_m_sysconfig_pyenv_311.txt').read_text(encoding='utf-8')
+    intent = Intent.gather(prompt='Which shared objects flags?')
+    best = [text[line.start : line.end].strip() for line in find_matches(text, intent, names_run_together=True).lines]
+    assert any(line.startswith('BLDSHARED = ') for line in best[:6])
+    plain = [text[line.start : line.end].strip() for line in find_matches(text, intent).lines]
+    assert not any(line.startswith('BLDSHARED = ') for line in plain[:6])

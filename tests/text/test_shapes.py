@@ -2865,3 +2865,13 @@ def test_a_diff_names_its_files_before_the_lines_a_request_s_common_words_find()
     output = _capture('diffs', 'git_diff_text_layer_readings.txt')
     shown = _asked(output, 'Which files does this change touch, and does it change how a line is read?').text
     assert shown.count('\ndiff --git ') + shown.startswith('diff --git ') == output.count('diff --git ')
+
+
+def test_a_mercurial_log_is_a_history_and_a_changeset_s_file_brings_who_made_it_and_why() -> None:
+    # `hg log -v -l 400` (real, underscore converted to Mercurial): asked which changesets touched a file, each
+    # `files:` line that names it comes with its changeset, its author and its message's first line.
+    output = gzip.decompress((_DATA / 'history' / 'hg_log_v_underscore.txt.gz').read_bytes()).decode()
+    assert look(output)[1] == Shape(ShapeKind.history, 'hg')
+    shown = _asked(output, 'Which changesets touched modules/debounce.js, and who made them?').text
+    assert 'changeset:   2750:e66a8034af32\nuser:        Julian Gonggrijp <dev@juliangonggrijp.com>' in shown
+    assert 'files:       modules/debounce.js\ndescription:\nMake a comment render more nicely' in shown

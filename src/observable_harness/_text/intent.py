@@ -1972,6 +1972,7 @@ def find_matches(
     weigh: Callable[[str], float] | None = None,
     utf8: bytes | None = None,
     whole_words: bool = False,
+    names_run_together: bool = False,
 ) -> Matches:
     """Lines of `text` holding `intent`'s terms, best first.
 
@@ -1981,7 +1982,8 @@ def find_matches(
     a table's first column). `weigh(line)` scales a line's score by what the caller's classifier says
     the line is (progress noise down, errors up); it sees only the best `MAX_CANDIDATES` lines.
     `utf8` is `text` as UTF-8 (`surrogatepass`) when the caller has it: a text outside ASCII is searched there.
-    With `whole_words`, a request's word found only inside another word (`turn` in `Returning`) is no hit.
+    With `whole_words`, a request's word found only inside another word (`turn` in `Returning`) is no hit; with
+    `names_run_together` (a dump of settings), one inside a line's key is as good as whole (`flags` in `ccflags`).
     """
     if not intent or not text:
         return Matches()
@@ -2117,17 +2119,18 @@ def find_matches(
             value = term.weight * (max(rarity[slot], defined_rarity) * DEFINED if defined else rarity[slot]) * factor
             if defined:
                 defining.add(start)
+            in_key = key_end[0] <= position - start < key_end[1]
             if whole_token(text, position, len(term.key)):
                 value *= 1.5
             elif term.kind is TermKind.word and _inside_word(text, position):
                 if whole_words:
                     continue
-                value *= INSIDE_WORD
+                if not (in_key and names_run_together):
+                    value *= INSIDE_WORD  # a dump's key is its words run together: `flags` of `ccflags`
             if text.startswith(term.text, position) and (
                 term.kind is not TermKind.word or whole_token(text, position, len(term.text))
             ):
                 value *= 1.2  # spelled as asked: Py_ENABLE_SHARED over PY_ENABLE_SHARED; a word whole, as written
-            in_key = key_end[0] <= position - start < key_end[1]
             if in_key:
                 value *= 1.4  # a key, a first column
             if (

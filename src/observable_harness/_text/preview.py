@@ -336,6 +336,7 @@ def select_preview(
             utf8=utf8,
             # A report is made of names: a word of the request inside one (`turn` in `ReturningResults`) is none.
             whole_words=reported,
+            names_run_together=shape.kind is ShapeKind.key_value,
         )
         # The table's header holds the column names a query spelled out: it is context, not the answer.
         # Nor do the commands a build echoes, nor the source a compiler quotes: the best of the rest sets the bar.

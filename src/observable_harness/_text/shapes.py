@@ -274,6 +274,8 @@ _COMMIT = re.compile(r'commit [0-9a-f]{7,40}(?: \(.*\)| (?!\d+\s*$)\S.*)?\s*$')
 """A commit's first line in `git log` (`commit 5b604c3...`, with `--decorate` its refs after it, with a format of one's
 own its date or author); not an object of a listing (`commit 5b604c3... 1333`: `git cat-file --batch-check`'s type,
 name and size)."""
+_CHANGESET = re.compile(r'changeset: +\d+:[0-9a-f]{12,40}\s*$')
+"""A changeset's first line in `hg log`: `changeset:   815:26c490c7741e`."""
 _BLAME_HEADER = re.compile(r'([0-9a-f]{40}) \d+ \d+(?: \d+)?$')
 """The line opening a record of `git blame --porcelain` (`--line-porcelain`): the commit, the line's number in it and
 in the file, and (at a group's first line) how many lines the group has."""
@@ -490,6 +492,8 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
     # read in the commit they belong to.
     if any(_COMMIT.match(line) for line in head_lines[:3]):
         return Shape(ShapeKind.history, 'git')
+    if any(_CHANGESET.match(line) for line in head_lines[:3]):
+        return Shape(ShapeKind.history, 'hg')  # `hg log`: a record of fields per changeset
     if any(line.startswith(_DIFF_START) for line in head_lines[:8]) or (
         _over(nonblank, lambda line: line.startswith(('@@ ', '+', '-', ' ')), 0.9)
         and any(line.startswith('@@ ') for line in nonblank)
@@ -1170,6 +1174,8 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
             return _commit_context(view, span)
         if shape.variant == 'blame':
             return _blame_record(view, span)
+        if shape.variant == 'hg':
+            return _changeset_context(view, span)
         # A one-line commit says what it is; the commits beside it say where it landed (the merge above it,
         # the release tagged just after it, on a `--graph` the branch it came in on).
         return [*list(view.backward(span, NEIGHBOURS))[::-1], *view.forward(span, NEIGHBOURS)]
@@ -1533,6 +1539,36 @@ def _blame_record(view: TextView, span: Span) -> list[Span]:
         line = next((s for s in view.forward(span, BLAME_RECORD_LINES) if view.content(s).startswith('\t')), None)
         out += [line] if line is not None else []
     return [s for s in out if s != span]
+
+
+CHANGESET_FIELDS = 12
+"""Lines of a changeset read for its fields."""
+
+
+def _changeset_fields(view: TextView, changeset: Span, wanted: tuple[str, ...] = ('user:',)) -> list[Span]:
+    """Of an `hg log` changeset opening at `changeset`, the fields `wanted` and its message's first line (the line
+    under `description:` in `-v`, else its `summary:`): who made it and what it says."""
+    out: list[Span] = []
+    lines = list(view.forward(changeset, CHANGESET_FIELDS))
+    for index, line in enumerate(lines):
+        content = view.content(line)
+        if content.startswith('changeset:'):
+            break
+        if content.startswith(wanted) or content.startswith('summary:'):
+            out.append(line)
+        elif content.startswith('description:') and index + 1 < len(lines):
+            out.append(lines[index + 1])
+            break
+    return out
+
+
+def _changeset_context(view: TextView, span: Span) -> list[Span]:
+    """A line of an `hg log` changeset: the changeset it is in, who made it and its message's first line."""
+    changeset = span if view.content(span).startswith('changeset:') else _previous_starting(view, span, 'changeset:')
+    if changeset is None:
+        return []
+    fields = [line for line in _changeset_fields(view, changeset) if line != span]
+    return [changeset, *fields] if changeset != span else fields
 
 
 def _commit_context(view: TextView, span: Span) -> list[Span]:
@@ -5235,6 +5271,11 @@ def _history_digest(view: TextView, head: list[Span], variant: str) -> list[Pick
     """The newest commits first: their hash and subject (and, in full `git log`, the commit line with it)."""
     if variant == 'blame':
         return []  # the file's lines in its own order: what the request names in them is what is read for
+    if variant == 'hg':
+        return [
+            Pick(300 - index, (span, *_changeset_fields(view, span, ())), 'commit')
+            for index, span in enumerate(s for s in head if view.content(s).startswith('changeset:'))
+        ]
     if variant != 'git':
         # One commit a line, newest first: the head is the recent history a question is most often about.
         return [
