@@ -2875,3 +2875,23 @@ def test_a_mercurial_log_is_a_history_and_a_changeset_s_file_brings_who_made_it_
     shown = _asked(output, 'Which changesets touched modules/debounce.js, and who made them?').text
     assert 'changeset:   2750:e66a8034af32\nuser:        Julian Gonggrijp <dev@juliangonggrijp.com>' in shown
     assert 'files:       modules/debounce.js\ndescription:\nMake a comment render more nicely' in shown
+
+
+def test_a_series_shows_where_a_count_first_leaves_zero_with_the_sample_before_it() -> None:
+    # `jstat -gc -t -h30 <pid> 100` (real: a program filling a 12 MB heap until it ran out): full collections (`FGC`)
+    # stay at 0 for forty samples, then pile up. The sample where they start, whole, and the one before it.
+    output = _capture('tables', 'jstat_gc_t_small_heap_oom.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    before = next(line for line in output.splitlines() if line.startswith('            5.0 '))
+    first = next(line for line in output.splitlines() if line.startswith('            5.1 '))
+    assert before.rstrip() in shown
+    assert first.rstrip() in shown
+
+
+def test_a_series_shows_where_a_count_stops_growing() -> None:
+    # `redis-cli --stat` (real): keys stop at 141,778 when the server reaches its memory limit; the sample where it
+    # happened, with the one before it.
+    output = _capture('tables', 'redis_cli_stat_maxmemory_fill.txt')
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert '140634     23.83M   21      0       142696 (+7531)      22' in shown
+    assert '141778     23.57M   1       0       143884 (+1188)      22' in shown

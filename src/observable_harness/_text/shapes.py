@@ -2080,6 +2080,7 @@ def digest(
             *_table_digest(view, shape, head),
             *_header_again(view, shape, head, tail),
             *_column_bursts(view, shape),
+            *_column_steps(view, shape),
             *_stalls(view, [*head, *sample, *tail]),
             *_massif_peak(view),
             *_block_totals(view),
@@ -4205,6 +4206,70 @@ def _column_bursts(view: TextView, shape: Shape) -> list[Pick]:
     return picks
 
 
+STEP_RUN_SHARE = 0.3
+"""Share of a series' samples a column must hold one value for, in one run, for where the run begins or ends to be a
+step worth showing (the full collections' count leaving 0; the keys' count stopping at a memory limit)."""
+STEP_COLUMNS = 3
+"""Steps shown at most, those of the longest runs first."""
+STEP_PRIORITY = HEADER_PRIORITY - 1.6
+"""Under a table's header (and a stall), above its rare rows: a series is read for when its counts moved."""
+
+
+def _column_steps(view: TextView, shape: Shape) -> list[Pick]:
+    """In a table of samples over time (`jstat -gc -t`, a monitor's rows under a clock), where a numeric column's long
+    run of one value begins or ends (`FGC` leaving 0: the first full collection; a key count that stops growing: a
+    memory limit reached): the row before the change and the row of it, when it happened and what the other columns
+    did then."""
+    if shape.header is None or view.total > BURST_SCAN_CHARS:
+        return []
+    rows, starts = _rows_from(view, shape.header[1] + 1)
+    cells = [row_fields(line, shape.delimiter) for line in rows]
+    width = Counter(len(fields) for fields in cells if fields).most_common(1)[0][0] if rows else 0
+    # The rows of the commonest width, but for the column names a monitor prints again over them (`jstat -h40`).
+    names = view.content(shape.header).strip()
+    full = [index for index, fields in enumerate(cells) if len(fields) == width and rows[index].strip() != names]
+    if len(full) < RARE_MIN_ROWS:
+        return []
+    columns = [[_number(cells[index][column]) for index in full] for column in range(width)]
+    # Samples over time: some column (a clock, a count) never goes down and takes many values.
+    if not any(_rising(values) for values in columns):
+        return []
+    # (whether a count leaves zero, the run's length, the sample before the change, the sample of it)
+    steps: list[tuple[bool, int, int, int]] = []
+    for values in columns:
+        held = [(sample, value) for sample, value in enumerate(values) if value is not None]
+        if len(held) < COUNTER_SHARE * len(values):
+            continue
+        runs = [list(run) for _, run in itertools.groupby(held, key=operator.itemgetter(1))]
+        for before, run, after in zip([None, *runs[:-1]], runs, [*runs[1:], None], strict=True):
+            if len(run) < STEP_RUN_SHARE * len(held):
+                continue
+            if before is not None:
+                steps.append((False, len(run), before[-1][0], run[0][0]))  # where the run began
+            if after is not None:
+                # Where it ended; a count leaving zero first: the first time something happened (a full collection).
+                steps.append((run[0][1] == 0, len(run), run[-1][0], after[0][0]))
+    picks: list[Pick] = []
+    taken: set[int] = set()
+    for _, _, previous, sample in sorted(steps, key=lambda step: (not step[0], -step[1], step[3])):
+        if sample in taken or len(picks) == STEP_COLUMNS:
+            continue
+        taken.add(sample)
+        spans = (view.line_at(starts[full[previous]]), view.line_at(starts[full[sample]]))
+        picks.append(Pick(STEP_PRIORITY - len(picks) * 0.01, spans, 'step'))
+    return picks
+
+
+def _rising(values: list[float | None]) -> bool:
+    """Whether `values` never go down and mostly differ: a clock's or a running count's."""
+    present = [value for value in values if value is not None]
+    return (
+        len(present) >= RARE_MIN_ROWS
+        and len(set(present)) * 2 > len(present)
+        and all(later >= earlier for earlier, later in pairwise(present))
+    )
+
+
 _SERIES_KIND = re.compile(
     r'[ \t]*(\[[A-Za-z][^\]\n]{0,11}\]|[A-Za-z][\w -]{0,30}?:(?=[ \t])|[A-Za-z][\w-]{1,30}(?=[ \t]))'
 )
@@ -4607,6 +4672,8 @@ def _largest_rows(view: TextView, shape: Shape) -> list[Pick]:
     ceiling = _table_end(view, shape.header[1] + 1)
     if ceiling < view.total:  # below a rule: the table's totals, or another table
         values = [value if start < ceiling else None for value, start in zip(values, starts, strict=False)]
+    if _rising(values):
+        return []  # a clock's (samples over time): its largest are its last rows, which the tail shows
     return [
         Pick(HEADER_PRIORITY - 2 - rank * 0.01, (view.line_at(start),), 'largest')
         for rank, start in enumerate(_ranked(values, starts, 1, None, EXTREME_ROWS))
