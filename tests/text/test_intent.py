@@ -92,6 +92,7 @@ def test_a_request_for_the_largest_or_smallest_is_told_by_how_it_is_asked(reques
         ('Which modules have the lowest coverage?', 'coverage'),
         ('Which tests are the slowest?', 'time'),  # ranked by how long they took
         ('Which were the costliest incidents last year?', 'cost'),  # the cue names its measure itself
+        ('I profiled it: which lines in the parser are the hot spots?', 'time'),  # a profile's hot spots take time
         ('Is there a space in the path?', ''),
         ('Which commands took longest during that session?', ''),  # when it ranks, not by what
         ('Which tables grew the most in the last hour?', ''),
@@ -847,3 +848,10 @@ def test_in_a_dump_of_settings_a_word_inside_a_key_names_the_setting() -> None:
     assert any(line.startswith('BLDSHARED = ') for line in best[:6])
     plain = [text[line.start : line.end].strip() for line in find_matches(text, intent).lines]
     assert not any(line.startswith('BLDSHARED = ') for line in plain[:6])
+
+
+def test_a_duration_a_request_names_weighs_less_than_a_number_it_looks_for() -> None:
+    # "every 100 ms" says how often a sampler ran; its output has `100.00` in columns of percentages, no `100 ms`.
+    sampled = {term.key: term.weight for term in Intent.gather(text='Sampling every 100 ms to see the old gen.').terms}
+    looked = {term.key: term.weight for term in Intent.gather(text='Why did 100 requests fail?').terms}
+    assert sampled['100'] < looked['100']

@@ -602,7 +602,7 @@ _WHEN_OR_WHERE = frozenset(
 """Words after a cue that open when or where it ranks, not by what."""
 _MEASURE_WORDS = frozenset(('time', 'memory', 'space', 'size', 'disk', 'cpu'))
 """Words naming a measure that the request vocabulary would otherwise pass over."""
-_CUE_MEASURES = {'costliest': 'cost', 'slowest': 'time'}
+_CUE_MEASURES = {'costliest': 'cost', 'slowest': 'time', 'hot': 'time', 'hotspot': 'time', 'hotspots': 'time'}
 """Cues that name their measure themselves: the costliest incidents are ranked by their cost, the slowest jobs by how
 long they took (a job log's `JobRuntime`, not its sequence number)."""
 
@@ -1207,6 +1207,11 @@ _PROTOCOL_VERSION = re.compile(r'([A-Z]{2,8})/(\d(?:\.\d)?)')
 folder (`lib/2`)."""
 
 
+_DURATION_AFTER = re.compile(r'[ \t]?(?:ms|us|µs|ns|s|secs?|seconds?|mins?|minutes?|hours?)\b', re.IGNORECASE)
+"""A unit of time after a number: the number is a duration (`every 100 ms`, `for 30 seconds`)."""
+INTERVAL_WEIGHT = 0.3
+"""A duration a request names weighs this much of a number: how long or how often the command ran, which its
+output rarely prints as such (`100.00` in a column of percentages is no `100 ms`)."""
 _NUMBER_LIST = re.compile(r'(?<![\w.])\d{3,}(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)\d{3,})+(?!\w|\.\d)')
 """Numbers listed together (`18524, 18510 and 2619`): where one is an id, the others are ids as well."""
 
@@ -1266,6 +1271,8 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             continue
         if kind is TermKind.number and token.isdigit() and (len(token) >= ID_DIGITS or token in ids):
             weight *= ID_BOOST  # 16439, 48213: an object's id, a process, a port; not a measure, which varies
+        elif kind is TermKind.number and _DURATION_AFTER.match(content, match.end()):
+            weight *= INTERVAL_WEIGHT  # "every 100 ms": how often it samples, not a value in its output
         yield Term(token, token.lower(), kind, weight)
         if kind is TermKind.path and (versioned := _PROTOCOL_VERSION.fullmatch(token)):
             # A protocol and its version (`HTTP/2`): build flags and summaries write it as one word (`HTTP2`, `http2`).

@@ -169,10 +169,15 @@ FLOOR_SHARE = 0.15
 rank under what the shape needs."""
 INTENT_PRIORITY = 900.0
 """The best of the lines a request's words find: under the run's final line, over all the output's shape needs."""
+NAMED_WEIGHT = 0.25
+"""Weight a request's name, path or number must have to make the line it is on one of the best: a duration it names
+(`every 100 ms`) weighs less, and finds `100.00` in a column of percentages."""
 NAMED_LINES = 2
-"""Names or numbers of a request, each on this many lines at most, found on its best lines for it to name the lines it
-asks about itself (not a group of them: every function of the file it names)."""
-_NAMING_KINDS = frozenset((TermKind.number, TermKind.identifier, TermKind.path, TermKind.quoted))
+"""Numbers of a request, each on this many lines at most, found on its best lines for it to name the lines it asks
+about itself (not a group of them: every function of the file it names)."""
+_NAMING_KINDS = frozenset((TermKind.number,))
+"""Terms that name a row by themselves: ids (a file's node number, a process id), not the names of what the output is
+about (`Pod::Simple::BlackBox` in a profile's title)."""
 WEAK_PRIORITY = 320.0
 QUOTED_PRIORITY = WEAK_PRIORITY - 5
 WIDE_MATCHES = 3
@@ -380,7 +385,10 @@ def select_preview(
             # A weak match (a common term alone, a progress line) ranks under what the shape needs. The best few keep a
             # place above it when they hold a name, a path or a number; on the request's plain words alone, a line
             # must score near the best.
-            named = any(matches.terms[index].kind is not TermKind.word for index in match.terms)
+            named = any(
+                matches.terms[index].kind is not TermKind.word and matches.terms[index].weight >= NAMED_WEIGHT
+                for index in match.terms
+            )
             strong = match.score >= STRONG_SHARE * top or (
                 named and rank < STRONG_MATCHES and match.score >= FLOOR_SHARE * top
             )
