@@ -2895,3 +2895,13 @@ def test_a_series_shows_where_a_count_stops_growing() -> None:
     shown = select_preview(output, 1_000).text.splitlines()
     assert '140634     23.83M   21      0       142696 (+7531)      22' in shown
     assert '141778     23.57M   1       0       143884 (+1188)      22' in shown
+
+
+def test_checkstyle_findings_are_diagnostics_counted_by_their_checks() -> None:
+    # Checkstyle with the Sun checks (real, over the JDK's java.util.zip): `[ERROR] path:line:col: message. [Check]`.
+    # A checker's report: its findings counted by check, and one-off checks shown before the hundreds of nits.
+    output = gzip.decompress((_DATA / 'diagnostics' / 'checkstyle_sun_java_util_zip.txt.gz').read_bytes()).decode()
+    assert look(output)[1].kind is ShapeKind.diagnostics
+    shown = select_preview(output, 1_000).text
+    assert shown.startswith('[2,112 diagnostics by code: FinalParameters 483, MagicNumber 419, ')
+    assert 'Utility classes should not have a public or default constructor. [HideUtilityClassConstructor]' in shown

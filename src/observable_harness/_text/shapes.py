@@ -308,8 +308,9 @@ _DIAGNOSTIC = re.compile(
     r'|\S+\(\d+,\d+\): (?:error|warning) '
     r'|\s+--> \S+:\d+:\d+'
     # A file's line and column, then the message, whatever it opens with (go vet, luacheck, rubocop, yamllint): the
-    # file named with its extension, which a time (`10:00:00`) is not.
-    r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+:\d+:? \S'
+    # file named with its extension, which a time (`10:00:00`) is not; after a bracketed severity (Checkstyle's
+    # `[ERROR] /src/Foo.java:30:8: ...`).
+    r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+:\d+:? \S|\s*\[[A-Z]{3,7}\] [^\s:]*\.[A-Za-z]\w{0,9}:\d+(?::\d+)?: \S'
     # Or its line alone, then a message in words (vulture: `x13.py:341: unused variable 'comptype' (100% confidence)`).
     r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+: [a-z]+ [a-z]'
     # Or its line, then a message ending in the rule it broke, bracketed (cpplint: `src/core.c:1488:  Almost always,
@@ -6070,6 +6071,8 @@ _CODE_STYLES = (
     ),  # Biome: the rule as a path after the place, over a frame (`lib/x.js:3:7 lint/style/useTemplate  FIXABLE  ━━`)
     # codespell: the word it flags is the code, a one-off word the likely typo among names it flags everywhere.
     _CodeStyle(_SPELLING, ': {code} ==> '),
+    # A check named in words run together, in brackets ending the message: Checkstyle's `[UnusedImports]`.
+    _CodeStyle(re.compile(r'(?<=\S) \[([A-Z][a-z]+(?:[A-Z][a-z0-9]*)+)\]$', re.MULTILINE), ' [{code}]\n'),
     # A code in parentheses ending the message: staticcheck's `func cache is unused (U1000)`.
     _CodeStyle(re.compile(r'(?<=\S) \(([A-Z]{1,4}\d{2,5})\)$', re.MULTILINE), ' ({code})\n'),
     # A code in brackets right after the place: luacheck's `(W113)`, a policy's `[Subroutines::RequireFinalReturn]`.
