@@ -2905,3 +2905,12 @@ def test_checkstyle_findings_are_diagnostics_counted_by_their_checks() -> None:
     shown = select_preview(output, 1_000).text
     assert shown.startswith('[2,112 diagnostics by code: FinalParameters 483, MagicNumber 419, ')
     assert 'Utility classes should not have a public or default constructor. [HideUtilityClassConstructor]' in shown
+
+
+def test_blocks_under_titles_that_measure_them_are_ranked_by_the_titles() -> None:
+    # `fdupes -r -S -q /usr/lib/python3` (real): sixty-three groups of copies, each under `N bytes each:`. Asked which
+    # waste the most space, the largest groups, each with the copies under it.
+    output = _capture('listing', 'fdupes_rS_usr_lib_python3.txt')
+    shown = _asked(output, 'Which groups of duplicate files waste the most space?').text
+    for group in ('213310 bytes each:\n/usr/lib/python3/dist-packages/pyparsing/core.py', '63187 bytes each:\n'):
+        assert group in shown

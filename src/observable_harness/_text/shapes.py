@@ -4802,6 +4802,35 @@ FROM_END_MARGIN = 1.25
 ranked by instead."""
 
 
+_MEASURED_TITLE = re.compile(r'\n(\d[\d,]*(?:\.\d+)?) ?([KMGT]?i?B|bytes?)?\b[^\n]*:[ \t]*(?=\n)')
+"""A line over a block that opens with how much it measures and ends with a colon: `fdupes -S`'s `3083586 bytes
+each:` over the files that are copies of each other, heaptrack's `16.00M consumed over 1 calls from:`."""
+MEASURED_TITLES = 3
+"""Blocks shown whose titles measure the most (or least), each with its first lines."""
+TITLE_BLOCK_LINES = 2
+MEASURED_TITLES_MIN = 5
+"""Such titles a text needs for them to be what its blocks are ranked by."""
+
+
+def _measured_titles(view: TextView, direction: int) -> list[Pick]:
+    """Blocks under titles that open with a measure (`fdupes -S`'s groups, a profiler's allocation sites): asked for the
+    largest, the blocks whose titles measure the most, each with its first lines (what it is)."""
+    if view.total > ROW_SCAN_CHARS:
+        return []
+    titles: list[tuple[float, int]] = []
+    for found in _MEASURED_TITLE.finditer(f'\n{view.text[: view.end]}'):
+        number = float(found.group(1).replace(',', ''))
+        titles.append((number * _SIZE_UNITS.get(found.group(2) or '', 1.0) * direction, found.start()))
+    if len(titles) < MEASURED_TITLES_MIN:
+        return []
+    picks: list[Pick] = []
+    for rank, (_, start) in enumerate(heapq.nlargest(MEASURED_TITLES, titles, key=lambda title: (title[0], -title[1]))):
+        title = view.line_at(start)
+        block = list(view.forward(title, TITLE_BLOCK_LINES))
+        picks.append(Pick(EXTREME_PRIORITY - rank * 0.01, (title, *block), 'extreme'))
+    return picks
+
+
 def extreme_rows(
     view: TextView, shape: Shape, sample: list[Span], direction: int, subjects: tuple[str, ...] = (), measure: str = ''
 ) -> list[Pick]:
@@ -4842,6 +4871,8 @@ def extreme_rows(
         boxed = [pick for pick in _boxed_tables(view) if len(pick.spans) == 2]
         if boxed:
             return [Pick(EXTREME_PRIORITY - rank * 0.01, pick.spans, 'extreme') for rank, pick in enumerate(boxed)]
+        if titled := _measured_titles(view, direction):
+            return titled
     floor = shape.header[1] + 1 if table and shape.header is not None else 0
     lines = [view.content(span) for span in sample if span[0] >= floor]
     if view.total <= LARGEST_SCAN_CHARS:
