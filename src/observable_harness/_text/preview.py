@@ -172,9 +172,11 @@ INTENT_PRIORITY = 900.0
 NAMED_WEIGHT = 0.25
 """Weight a request's name, path or number must have to make the line it is on one of the best: a duration it names
 (`every 100 ms`) weighs less, and finds `100.00` in a column of percentages."""
+NAMED_IDS = 2
+"""Numbers of a request found on its best lines, each on `NAMED_LINES` lines at most, for it to name the lines it
+asks about itself."""
 NAMED_LINES = 2
-"""Numbers of a request, each on this many lines at most, found on its best lines for it to name the lines it asks
-about itself (not a group of them: every function of the file it names)."""
+"""Lines a number may be on and still name one of them (not a group: every row of the object it is the size of)."""
 _NAMING_KINDS = frozenset((TermKind.number,))
 """Terms that name a row by themselves: ids (a file's node number, a process id), not the names of what the output is
 about (`Pod::Simple::BlackBox` in a profile's title)."""
@@ -328,7 +330,7 @@ def select_preview(
     table = shape.kind is ShapeKind.table
     strong_rows = 0
     strong_spans: list[Span] = []
-    naming: set[int] = set()  # the request's names and numbers found on its best lines
+    naming: set[int] = set()  # the request's numbers (ids) found on its best lines, each on a line or two
     findings_json = shape.kind is ShapeKind.json and shape.variant == 'findings'
     reported = shape.kind in (ShapeKind.test_run, ShapeKind.diagnostics, ShapeKind.diff) or findings_json
     if intent:
@@ -515,7 +517,7 @@ def select_preview(
     if intent is not None and intent.extreme and not answer:
         # Where the request names several of the lines itself ("the biggest files are 18524, 18510 and 2619: which
         # tables are those?"), those lines are what it asks about: the extremes of a column come under them.
-        under = INTENT_PRIORITY - INTENT_GROUPS * 0.1 - 1 if len(naming) >= NAMED_LINES else EXTREME_PRIORITY
+        under = INTENT_PRIORITY - INTENT_GROUPS * 0.1 - 1 if len(naming) >= NAMED_IDS else EXTREME_PRIORITY
         picks.extend(
             (
                 min(pick.priority, under),

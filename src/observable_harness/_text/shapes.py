@@ -4802,7 +4802,7 @@ FROM_END_MARGIN = 1.25
 ranked by instead."""
 
 
-_MEASURED_TITLE = re.compile(r'\n(\d[\d,]*(?:\.\d+)?) ?([KMGT]?i?B|bytes?)?\b[^\n]*:[ \t]*(?=\n)')
+_MEASURED_TITLE = re.compile(r'\n(\d[\d,]*(?:\.\d+)?) ?([KMGT]i?B?|B|bytes)?\b[^\n]*:[ \t]*(?=\n)')
 """A line over a block that opens with how much it measures and ends with a colon: `fdupes -S`'s `3083586 bytes
 each:` over the files that are copies of each other, heaptrack's `16.00M consumed over 1 calls from:`."""
 MEASURED_TITLES = 3
