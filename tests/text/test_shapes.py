@@ -2914,3 +2914,11 @@ def test_blocks_under_titles_that_measure_them_are_ranked_by_the_titles() -> Non
     shown = _asked(output, 'Which groups of duplicate files waste the most space?').text
     for group in ('213310 bytes each:\n/usr/lib/python3/dist-packages/pyparsing/core.py', '63187 bytes each:\n'):
         assert group in shown
+
+
+def test_a_level_in_brackets_in_small_letters_is_an_error() -> None:
+    # nginx's error log at `info` (real, a server of my own: sixty requests for missing files, one upload over
+    # `client_max_body_size`, three to a dead upstream): `[error]` alone says the upload failed; no other word does.
+    output = _capture('logs', 'nginx_error_log_info_upload_too_large.txt')
+    assert classify_line(line_with(output, 'client intended to send too large body')) is LineClass.error
+    assert 'client intended to send too large body: 12158' in select_preview(output, 1_000).text

@@ -99,6 +99,9 @@ _ALERT_FRAGMENTS = (
     'invalid free',
     'signal sig',
     ': ***',  # make's own errors: `make: *** No rule to make target 'x'.`, `make[1]: *** [all] Error 2`
+    'crit]',  # a level in brackets: nginx's `[crit]`, Apache's `[proxy:emerg]`
+    'alert]',
+    'emerg]',
 )
 
 # Every summary form is anchored at the start of the line, so `match` rejects most lines in a step.
@@ -151,6 +154,8 @@ _ERROR_COLON = (
 )
 _ERROR_NAMED = r'\b[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b(?::|\s*$)'
 _ERROR_MAKE = r'\bmake(?:\[\d+\])?: \*\*\*'
+_ERROR_BRACKET = r'\[(?:\w+:)?(?:error|crit|alert|emerg)\] '
+"""A level in brackets, lowercase: nginx's `[error]`, `[crit]`; Apache's `[core:error]`, `[proxy:emerg]`."""
 _ERROR_LEVEL_KEY = (
     # logfmt's `level=error` (slog's `level=ERROR`), a JSON log's `"level":"error"`.
     r'\b(?:level|lvl|severity)=["\']?(?i:error|err|fatal|critical|panic)\b'
@@ -165,6 +170,7 @@ _STRONG_ERROR = re.compile(
             _ERROR_NAMED,
             _ERROR_MAKE,
             _ERROR_LEVEL_KEY,
+            _ERROR_BRACKET,
         )
     )
 )
@@ -176,6 +182,7 @@ _COLON_SEARCH = re.compile(_ERROR_COLON).search
 _NAMED_SEARCH = re.compile(_ERROR_NAMED).search
 _MAKE_SEARCH = re.compile(_ERROR_MAKE).search
 _LEVEL_KEY_SEARCH = re.compile(_ERROR_LEVEL_KEY).search
+_BRACKET_SEARCH = re.compile(_ERROR_BRACKET).search
 
 
 def strong_error(line: str) -> bool:
@@ -192,7 +199,9 @@ def strong_error(line: str) -> bool:
         return True
     if ': ***' in line and _MAKE_SEARCH(line) is not None:
         return True
-    return ('level' in line or 'lvl=' in line or 'severity' in line) and _LEVEL_KEY_SEARCH(line) is not None
+    if ('level' in line or 'lvl=' in line or 'severity' in line) and _LEVEL_KEY_SEARCH(line) is not None:
+        return True
+    return '] ' in line and _BRACKET_SEARCH(line) is not None
 
 
 _WARNING = re.compile(
@@ -406,6 +415,9 @@ _STRONG_WORDS = (
     'fault',
     'caused by',
     'make',
+    'crit]',
+    'alert]',
+    'emerg]',
 )
 """Every match of `_STRONG_ERROR` holds one of these, lowered: a substring test rules a line out where the
 regex, tried at every word of it, costs ~20 us a line."""

@@ -110,6 +110,9 @@ MIDDLE_MARKERS = (
     'ERROR',
     'Error',
     'error:',
+    '[error] ',  # a level in brackets, lowercase: nginx's `[error]`, Apache's `[core:error]` (below)
+    ':error] ',
+    '[crit] ',
     'FAIL',
     'Exception',
     'FATAL',
