@@ -50,6 +50,8 @@ def test_words_written_with_slashes_give_no_path_of_a_word_every_request_uses() 
     # Two names written as one are each looked for as a word of their own: the output names them apart.
     found = terms(Intent.gather(text='Let me trace which libssl/libcrypto each of numpy/pandas loads.'))
     assert found['libssl'] is TermKind.word and found['numpy'] is TermKind.word
+    # An acronym is a name however short: `CSV` of "still Aria/CSV".
+    assert 'csv' in terms(Intent.gather(text='Which tables are still Aria/CSV rather than InnoDB?'))
 
 
 @pytest.mark.parametrize(
@@ -91,6 +93,7 @@ def test_a_request_for_the_largest_or_smallest_is_told_by_how_it_is_asked(reques
         ('Which car has the most horsepower?', 'horsepower'),
         ('Which modules have the lowest coverage?', 'coverage'),
         ('Which tests are the slowest?', 'time'),  # ranked by how long they took
+        ("Which tables are InnoDB, and what's the largest one?", ''),  # `one` names no measure
         ('Which were the costliest incidents last year?', 'cost'),  # the cue names its measure itself
         ('I profiled it: which lines in the parser are the hot spots?', 'time'),  # a profile's hot spots take time
         ('Is there a space in the path?', ''),

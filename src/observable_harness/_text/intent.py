@@ -593,7 +593,7 @@ _CUE_GLUE = frozenset(
         *('using', 'are', 'is', 'was', 'were', 'take', 'takes', 'taking', 'up', 'eat', 'eats', 'eating', 'all'),
         *('actually', 'really', 'bulk', 'part', 'share', 'chunk', 'portion', 'amount', 'heavy', 'big', 'ones'),
         *('hitters', 'hit', 'hits', 'hitting', 'reach', 'reaches', 'reached', 'reaching', 'maxed', 'out', 'its'),
-        *('their', 'our'),
+        *('their', 'our', 'one'),
     )
 )
 _WHEN_OR_WHERE = frozenset(
@@ -1290,7 +1290,9 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
                 # Two names written as one (`libssl/libcrypto`, `numpy/pandas`, `high/medium`): each is looked for as
                 # a word of its own as well.
                 for part in pair:
-                    if len(part) >= _MIN_WORD and part.lower() not in STOPWORDS | GENERIC_WORDS:
+                    # An acronym is a name however short (`CSV` of `Aria/CSV`).
+                    named = len(part) >= _MIN_WORD or (len(part) >= 3 and part.isupper())
+                    if named and part.lower() not in STOPWORDS | GENERIC_WORDS:
                         prior = _KIND_PRIOR[TermKind.word] * source_weight
                         yield Term(part.lower(), _stem(part.lower()), TermKind.word, prior, token.lower())
         elif kind is TermKind.identifier and '::' in token and _IDENTIFIER.fullmatch(token):
