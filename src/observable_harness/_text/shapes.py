@@ -104,7 +104,19 @@ _CHUNK_CHARS = 16 * 1024
 class TextView:
     """Line lookups over one payload without splitting it."""
 
-    __slots__ = ('_blocks', '_unindented', 'code_styles', 'columns', 'end', 'rows', 'table_ends', 'text', 'total')
+    __slots__ = (
+        '_blocks',
+        '_unindented',
+        'cell_numbers',
+        'cells',
+        'code_styles',
+        'columns',
+        'end',
+        'rows',
+        'table_ends',
+        'text',
+        'total',
+    )
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -116,6 +128,10 @@ class TextView:
         """Per offset, the lines from it on and where each starts (see `_rows_from`)."""
         self.columns: dict[tuple[int, str, int], list[float | None]] = {}
         """Per offset, delimiter and column, the numbers in that column of the rows from the offset on."""
+        self.cells: dict[tuple[int, str], list[list[str]]] = {}
+        """Per offset and delimiter, each row's cells from the offset on (see `_cells`)."""
+        self.cell_numbers: dict[tuple[int, str, int], list[float | None]] = {}
+        """Per offset, delimiter and column, the number in each row's cell of that column (see `_cell_numbers`)."""
         self.code_styles: dict[tuple[Span, ...], _CodeStyle | None] = {}
         """Per set of lines read, the style of diagnostic codes they show (see `_code_style`)."""
         self.table_ends: dict[int, int] = {}
@@ -2372,7 +2388,7 @@ def _unmarked_fields(view: TextView, asked: frozenset[str] = frozenset()) -> lis
         base = EXTREME_PRIORITY if any(word.startswith(key) for key in asked) else HEADER_PRIORITY - 2.5
         for start in odd:
             line = view.line_at(start)
-            indent = len(view.content(line)) - len(view.content(line).lstrip())
+            indent = _indent(view.content(line))
             title = next(
                 (above for above in view.backward(line, MARK_TITLE_REACH) if _indent(view.content(above)) < indent),
                 None,
@@ -4198,14 +4214,15 @@ def _column_bursts(view: TextView, shape: Shape) -> list[Pick]:
         return []
     floor = shape.header[1] + 1
     rows, starts = _rows_from(view, floor)
-    cells = [row_fields(line, shape.delimiter) for line in rows]  # each row split once, every column read from it
+    cells = _cells(view, floor, shape.delimiter)
     read = [fields for fields in cells[:BURST_ROWS_READ] if fields]
     # The rows of the commonest width: a sampler prints its column names again every screenful (vmstat's).
     width = Counter(len(fields) for fields in read).most_common(1)[0][0] if read else 0
     numeric = _numeric_columns([fields for fields in read if len(fields) == width])
     bursts: list[tuple[float, int]] = []
     for column in numeric:
-        values = [_number(fields[column]) if len(fields) == width else None for fields in cells]
+        numbers = _cell_numbers(view, floor, shape.delimiter, column)
+        values = [value if len(fields) == width else None for value, fields in zip(numbers, cells, strict=True)]
         present = sorted(value for value in values if value is not None)
         if len(present) < RARE_MIN_ROWS:
             continue
@@ -4242,15 +4259,17 @@ def _column_steps(view: TextView, shape: Shape) -> list[Pick]:
     did then."""
     if shape.header is None or view.total > BURST_SCAN_CHARS:
         return []
-    rows, starts = _rows_from(view, shape.header[1] + 1)
-    cells = [row_fields(line, shape.delimiter) for line in rows]
+    floor = shape.header[1] + 1
+    rows, starts = _rows_from(view, floor)
+    cells = _cells(view, floor, shape.delimiter)
     width = Counter(len(fields) for fields in cells if fields).most_common(1)[0][0] if rows else 0
     # The rows of the commonest width, but for the column names a monitor prints again over them (`jstat -h40`).
     names = view.content(shape.header).strip()
     full = [index for index, fields in enumerate(cells) if len(fields) == width and rows[index].strip() != names]
     if len(full) < RARE_MIN_ROWS:
         return []
-    columns = [[_number(cells[index][column]) for index in full] for column in range(width)]
+    numbers = (_cell_numbers(view, floor, shape.delimiter, column) for column in range(width))
+    columns = [[values[index] for index in full] for values in numbers]
     # Samples over time: some column (a clock, a count) never goes down and takes many values.
     if not any(_rising(values) for values in columns):
         return []
@@ -5223,6 +5242,25 @@ def _column_of(view: TextView, floor: int, delimiter: str, column: int) -> list[
     found = view.columns.get(key)
     if found is None:
         found = view.columns[key] = _column_reader(delimiter, column)(_rows_from(view, floor)[0])
+    return found
+
+
+def _cells(view: TextView, floor: int, delimiter: str) -> list[list[str]]:
+    """The cells of each row from `floor` on (`_rows_from`), each row split once per text: a series' bursts and its
+    steps read every column of the same rows."""
+    found = view.cells.get((floor, delimiter))
+    if found is None:
+        found = view.cells[floor, delimiter] = [row_fields(line, delimiter) for line in _rows_from(view, floor)[0]]
+    return found
+
+
+def _cell_numbers(view: TextView, floor: int, delimiter: str, column: int) -> list[float | None]:
+    """The number in `column` of each row's cells (`_cells`), None where a row has no such cell; read once per text."""
+    key = (floor, delimiter, column)
+    found = view.cell_numbers.get(key)
+    if found is None:
+        cells = _cells(view, floor, delimiter)
+        found = view.cell_numbers[key] = [_number(fields[column]) if len(fields) > column else None for fields in cells]
     return found
 
 
