@@ -2922,3 +2922,13 @@ def test_a_level_in_brackets_in_small_letters_is_an_error() -> None:
     output = _capture('logs', 'nginx_error_log_info_upload_too_large.txt')
     assert classify_line(line_with(output, 'client intended to send too large body')) is LineClass.error
     assert 'client intended to send too large body: 12158' in select_preview(output, 1_000).text
+
+
+def test_a_row_padded_past_its_room_shows_whole_without_its_padding() -> None:
+    # `sqlite3 -table` over Chinook's tracks (real): every row is padded to 358 characters, the cells ~120 of them.
+    # Cut in its middle the row loses its album, genre and length; without the padding it shows whole.
+    output = _capture('tables', 'sqlite_table_tracks_padded.txt.gz')
+    prompt = "How long is Audioslave's 'Drown Me Slowly', and which album and genre is it on?"
+    row = line_with(_asked(output, prompt).text, 'Drown Me Slowly')
+    assert row == '| 103 | Drown Me Slowly | Out Of Exile | Audioslave | Alternative & Punk | 233691 | 7609178 |'
+

@@ -1816,10 +1816,21 @@ def _fit(content: str, limit: int, focus: int) -> tuple[str, int, int]:
         return shown, kept + len(content) - len(text), cuts
     if len(content) <= limit * OVERSHOOT:
         return content, len(content), 0
+    squeezed = _squeeze(content)
+    if len(squeezed) <= limit * OVERSHOOT:
+        # A row padded to its table's width shows whole without its padding: each cell as printed, one blank apart.
+        return squeezed, len(content), 0
     if focus >= 0:
         return _shorten_around(content, limit, focus)
     shown, kept = shorten_middle(content, limit, head_share=0.75, snap=True)
     return shown, kept, 1
+
+
+_PADDING = re.compile(r' {2,}(?=\|)|(?<=\|) {2,}|(?<=\S) {3,}(?=\S)')
+
+
+def _squeeze(content: str) -> str:
+    return _PADDING.sub(lambda found: ' ' if '|' in content[found.start() - 1 : found.end() + 1] else '  ', content)
 
 
 def _shorten_around(line: str, limit: int, focus: int) -> tuple[str, int, int]:
