@@ -2932,3 +2932,12 @@ def test_a_row_padded_past_its_room_shows_whole_without_its_padding() -> None:
     row = line_with(_asked(output, prompt).text, 'Drown Me Slowly')
     assert row == '| 103 | Drown Me Slowly | Out Of Exile | Audioslave | Alternative & Punk | 233691 | 7609178 |'
 
+
+def test_a_logged_request_brings_the_answers_logged_under_its_id() -> None:
+    # dnsmasq with `log-queries=extra` (real; `dig -f` over a local zone): each query and its answers share a serial
+    # and the client's port. Asked about a name, the query comes with what was answered: the alias and its address.
+    output = _capture('logs', 'dnsmasq_log_queries_extra_shop.txt.gz')
+    prompt = 'Why does checkout.shop.test still go to the old server? What did dnsmasq answer for it?'
+    shown = _asked(output, prompt).text
+    assert ' 48 127.0.0.1/46843 config checkout.shop.test is <CNAME>' in shown
+    assert ' 48 127.0.0.1/46843 /tmp/s26/dns/shop.hosts checkout-old.shop.test is 10.20.1.5' in shown

@@ -1232,7 +1232,47 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
             *_description(view, span),
             *_titled_block(view, span),
             *_setting_below(view, span),
+            *_exchange(view, span),
         ]
+    return []
+
+
+EXCHANGE_LINES = 4
+"""Lines after a request a short exchange may run to and be shown with it: its answers, not a connection's log."""
+_EXCHANGE_FIELDS = 8
+"""Leading fields of a log line looked through for the id of the exchange it belongs to."""
+_CLOCK_FIELD = re.compile(r'[\[(]?\d{1,4}[-:/]\d')
+"""A date or a time (`16:48:28`, `2026-12-03`, `[03/Dec/2026:...`): it changes along a log, naming nothing."""
+
+
+def _exchange(view: TextView, span: Span) -> list[Span]:
+    """For a log line that opens an exchange, the lines after it with the same id (dnsmasq's `17 127.0.0.1/50589`
+    under the `query[A]` that opened it: the answers it got), when the exchange ends within `EXCHANGE_LINES`.
+
+    The id is the first leading field holding a digit, not a date or time, that the next line repeats and the line
+    before does not: a request's serial, a client's address and port, a thread's name."""
+    below = view.next_line(span)
+    if below is None:
+        return []
+    fields = view.content(span).split(None, _EXCHANGE_FIELDS)[:_EXCHANGE_FIELDS]
+    following = view.content(below).split(None, _EXCHANGE_FIELDS)[:_EXCHANGE_FIELDS]
+    above = view.previous_line(span)
+    before = view.content(above).split(None, _EXCHANGE_FIELDS)[:_EXCHANGE_FIELDS] if above is not None else []
+    for index, field in enumerate(fields[: len(following)]):
+        if field != following[index]:
+            if any(char.isdigit() for char in field) and not _CLOCK_FIELD.match(field):
+                return []  # the first field that tells lines apart differs: no exchange runs on from here
+            continue
+        if not any(char.isdigit() for char in field) or _CLOCK_FIELD.match(field):
+            continue
+        if index < len(before) and before[index] == field:
+            continue  # the line above shares it too: a process, a host, or this line is inside an exchange
+        run = [below]
+        for line in view.forward(below, EXCHANGE_LINES):
+            if view.content(line).split(None, index + 1)[index : index + 1] != [field]:
+                return run
+            run.append(line)
+        return []  # it runs on: a connection's or a thread's many lines, not one request's answers
     return []
 
 
