@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from observable_harness._text import intent as intent_module
 from observable_harness._text.intent import Intent, Term, TermKind, _Folded, _scan, find_matches, whole_token
 from observable_harness._text.preview import select_preview
+from tests.captures import read_capture
 from tests.standins import capture
 
 
@@ -858,3 +859,30 @@ def test_a_duration_a_request_names_weighs_less_than_a_number_it_looks_for() -> 
     sampled = {term.key: term.weight for term in Intent.gather(text='Sampling every 100 ms to see the old gen.').terms}
     looked = {term.key: term.weight for term in Intent.gather(text='Why did 100 requests fail?').terms}
     assert sampled['100'] < looked['100']
+
+
+def test_a_file_extension_is_a_term_dotted_and_bare() -> None:
+    intent = Intent.gather(prompt='Why are TypeScript .ts files served as video, and what do .sql and *.yaml map to?')
+    keys = {term.key: term for term in intent.terms}
+    assert {'.ts', '.sql', '.yaml'} <= set(keys)
+    assert keys['.yaml'].kind is TermKind.path
+    assert keys['yaml'].part_of == '.yaml'  # where the dotted one is not in the output
+    assert 'ts' not in keys  # two letters alone would find too much
+
+
+def test_an_extension_asked_about_finds_the_globs_that_claim_it() -> None:
+    # /usr/share/mime/globs2 (real, shared-mime-info on Debian): `weight:type:glob`. Two types claim `*.ts`.
+    output = read_capture('tables', 'mime_globs2_debian.txt.gz')
+    prompt = 'Our upload service guesses types from shared-mime-info: why are TypeScript .ts files taken for video?'
+    shown = select_preview(output, 1_000, intent=Intent.gather(prompt=prompt)).text.splitlines()
+    assert '50:text/vnd.trolltech.linguist:*.ts' in shown
+    assert '50:video/mp2t:*.ts' in shown
+
+
+def test_extensions_asked_about_find_their_rows_in_a_table_of_types() -> None:
+    # /etc/mime.types (real, Debian's): a type on the left, its extensions bare on the right.
+    output = read_capture('tables', 'etc_mime_types_debian.txt.gz')
+    prompt = 'Which MIME types does the server send for .wasm, .avif and .mjs files?'
+    shown = select_preview(output, 1_000, intent=Intent.gather(prompt=prompt)).text.splitlines()
+    for row in ('application/wasm\t\t\t\twasm', 'image/avif\t\t\t\t\tavif hif', 'text/javascript\t\t\t\t\tes js mjs'):
+        assert row in shown

@@ -1241,6 +1241,16 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             folder = namespace.replace('::', '/') + '/'
             yield Term(folder, folder.lower(), TermKind.path, weight, f'{namespace}::'.lower())
             continue
+        extension = _EXTENSION.fullmatch(token.rstrip(_TRIM))
+        if extension is not None:
+            # A kind of file named by its extension (`.ts files`, `*.yaml`): a pattern, a path's end, a glob.
+            suffix = extension.group(1).lower()
+            weight = _KIND_PRIOR[TermKind.path] * source_weight
+            yield Term(suffix, suffix, TermKind.path, weight)
+            if len(suffix) > 3:
+                # A table of types lists its extensions bare (`image/webp  webp`): looked for where the dotted is not.
+                yield Term(suffix[1:], suffix[1:], TermKind.identifier, weight * 0.6, suffix)
+            continue
         token = token.rstrip(_TRIM) if token.startswith('-') else token.strip(_TRIM)
         if token.startswith('[') and not token.endswith(']'):
             token = token.lstrip('[')
@@ -1338,6 +1348,8 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
                     yield Term(word, word, TermKind.word, weight * 0.6, token.lower())
 
 
+_EXTENSION = re.compile(r'\*?(\.[A-Za-z][A-Za-z0-9]{0,5})')
+"""A file's extension on its own (`.ts`, `*.yaml`): the kind of file a request is about."""
 _MEASURE_WORD = re.compile(r'\d{1,4}-[A-Za-z]{2,8}')
 """A number and the word it measures, hyphenated: `32-bit`, `64-byte`, `8-core`."""
 _VERSION_SUFFIX = re.compile(r'(?<=[A-Za-z])(?:\.\d+)+$')
