@@ -126,7 +126,8 @@ def last_nonblank(lines: list[str]) -> tuple[int, str] | None:
 _WIDEST_GAP = len('[… 1,000,000,000 lines …]')
 
 
-IN_LINE_CUT = re.compile(r' ?…\[([\d,]+) chars cut\]… ?')
+IN_LINE_CUT = re.compile(r' ?…\[([\d,]+) chars cut\]… ?|(?<=":)…(?=[,}])')
+"""A cut inside a line, stated: `…[N chars cut]…`, or a record's value left out (`"email":…`)."""
 
 
 @given(text=TEXTS, max_chars=BUDGETS)

@@ -30,7 +30,8 @@ from tests.captures import read_capture as data
 from tests.standins import capture, captures, line_with
 
 GAP = re.compile(r'\[… ([\d,]+) (line|record)s? …\]')
-IN_LINE_CUT = re.compile(r' ?…\[([\d,]+) chars cut\]… ?')
+IN_LINE_CUT = re.compile(r' ?…\[([\d,]+) chars cut\]… ?|(?<=":)…(?=[,}])')
+"""A cut inside a line, stated: `…[N chars cut]…`, or a record's value left out (`"email":…`)."""
 NOTE = re.compile(r'\[[\d,]+ diagnostics by code: .*\]')
 
 
@@ -635,6 +636,19 @@ def test_the_records_a_request_names_are_shown_at_their_matches_before_the_lists
     assert '"name":"package-39"' not in preview.text  # the last record requires nothing asked about
 
 
+def test_records_a_request_names_leave_out_long_values_before_the_members_after_them() -> None:
+    # `sqlite3 -json` over Chinook's invoices (real): 234 characters a record. Asked what a customer paid, his records
+    # keep every member's name and the total at their end; the billing address (the longest value) is left out.
+    text = compact_json(json.loads(data('json', 'sqlite_json_chinook_invoices.json.gz')))
+    preview = asked(text, 'How much did Frank Harris pay on each of his invoices?')
+    shown = [line for line in preview.text.splitlines() if '"Customer":"Frank Harris"' in line]
+    assert len(shown) >= 4
+    for record in shown:
+        assert '"BillingAddress":…,' in record
+        assert re.search(r'"InvoiceId":\d+,.*"Total":\d+\.\d+\},$', record), record
+    assert '"InvoiceId":145,' in preview.text and '"Total":13.86}' in preview.text
+
+
 def test_asked_what_takes_up_the_space_a_listing_shows_its_largest_entries() -> None:
     """`zipinfo` of a Pillow wheel built here: the request asks for the largest entries without saying "largest"."""
     listing = data('listing', 'zipinfo_pillow_wheel.txt')
@@ -1214,6 +1228,31 @@ def test_any_preview_fits_its_budget_and_adds_up(
     # A spill hands over the UTF-8 its write needs: searched in place of the text, the same preview.
     utf8 = text.encode('utf-8', 'surrogatepass')
     assert select_preview(text, budget, intent=intent, offer_chars=offer, utf8=utf8) == preview
+
+
+LONG_RECORDS = st.lists(
+    st.fixed_dictionaries(
+        {
+            'id': st.integers(0, 10**6),
+            'name': st.text(alphabet='abcdefghijklmnop', min_size=6, max_size=14),
+            'email': st.text(max_size=60),
+            'note': st.text(alphabet=NO_NEWLINE, max_size=90),
+            'total': st.floats(0, 1e4, allow_nan=False),
+        }
+    ),
+    min_size=30,
+    max_size=120,
+)
+
+
+@given(records=LONG_RECORDS, which=st.integers(0, 119), budget=st.integers(300, 3_000))
+def test_records_asked_about_by_name_fit_and_state_each_value_left_out(
+    records: list[dict[str, object]], which: int, budget: int
+) -> None:
+    """Records longer than their room, one of them named: what is left out of each, a long value or a stretch, is
+    stated where it was, and the preview adds up."""
+    name = records[which % len(records)]['name']
+    _previewed(compact_json(records), budget, Intent.gather(prompt=f"Show me the record of '{name}'."), 0)
 
 
 def test_a_recursive_diff_shows_the_files_only_one_side_has() -> None:

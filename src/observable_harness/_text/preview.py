@@ -2175,7 +2175,7 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
             counted += skipped
             pieces.append(_record_gap(skipped) if skipped else f' …[{start - cursor:,} chars cut]… ')
             places += 1
-        shown, kept_part, cuts = _fit(text[start:end], _record_limit(limit, focus), focus - start if focus >= 0 else -1)
+        shown, kept_part, cuts = _fit_record(text[start:end], _record_limit(limit, focus), focus - start)
         pieces.append(shown)
         places += cuts
         kept_chars += kept_part
@@ -2313,6 +2313,39 @@ def _rare_records(
     ]
 
 
+_LONG_VALUE = re.compile(r'"[A-Za-z_][\w-]{0,40}":("(?:[^"\\\n]|\\.){12,}")')
+"""A member of a record whose value is a string of a dozen characters or more: an email, a date, a description."""
+ELIDED = '…'
+
+
+def _fit_record(record: str, limit: int, focus: int) -> tuple[str, int, int]:
+    """A record in about `limit` characters. One shown for what the request names there (`focus`, else -1) keeps every
+    member's name and its short values: the longest string values elsewhere in it are left out (`"email":…`), as few
+    as it takes for the rest to show whole; one they would not spare a cut is cut in its middle. The place it was chosen
+    for and its first member stay whole."""
+    if focus < 0 or len(record) <= limit * OVERSHOOT:
+        return _fit(record, limit, focus)
+    values = [found.span(1) for found in _LONG_VALUE.finditer(record)]
+    dropped: list[tuple[int, int]] = []
+    length = len(record)
+    for start, end in sorted(values, key=lambda span: span[0] - span[1]):
+        if length <= limit * OVERSHOOT:
+            break
+        if start <= focus < end or start == values[0][0] == record.find(':') + 1:
+            continue  # what it was chosen for, and what the record is (its first member)
+        dropped.append((start, end))
+        length -= end - start - len(ELIDED)
+    if not dropped or length > limit * OVERSHOOT:
+        return _fit(record, limit, focus)  # leaving values out would not spare it a cut: one cut says more
+    pieces: list[str] = []
+    done = 0
+    for start, end in sorted(dropped):
+        pieces += [record[done:start], ELIDED]
+        done = end
+    pieces.append(record[done:])
+    return ''.join(pieces), length - len(dropped) * len(ELIDED), len(dropped)
+
+
 def _record_limit(limit: int, focus: int) -> int:
     """A record shown for what the request names there is cut to its opening and that place: shorter."""
     return limit if focus < 0 else max(160, limit * 2 // 3)
@@ -2332,7 +2365,7 @@ def _pack_records(
     for _, (start, end), focus in picks:
         if start in kept:
             continue
-        shown = len(_fit(text[start:end], _record_limit(limit, focus), focus - start if focus >= 0 else -1)[0])
+        shown = len(_fit_record(text[start:end], _record_limit(limit, focus), focus - start if focus >= 0 else -1)[0])
         grown = size + shown + 1 + widest
         if grown > room:
             continue
