@@ -2941,3 +2941,14 @@ def test_a_logged_request_brings_the_answers_logged_under_its_id() -> None:
     shown = _asked(output, prompt).text
     assert ' 48 127.0.0.1/46843 config checkout.shop.test is <CNAME>' in shown
     assert ' 48 127.0.0.1/46843 /tmp/s26/dns/shop.hosts checkout-old.shop.test is 10.20.1.5' in shown
+
+
+def test_a_batch_of_queries_shows_the_rare_status_with_the_query_it_answers() -> None:
+    # `dig -f` over sixty-six names, three rounds (real, against a local dnsmasq): 193 answers say `status: NOERROR`,
+    # three `status: NXDOMAIN`. Not a table for its `;;` comments; the odd status with the query it answers.
+    output = _capture('logs', 'dig_batch_shop_nxdomain_timeout.txt.gz')
+    assert look(output)[1].kind is ShapeKind.log
+    shown = select_preview(output, 1_000).text.splitlines()
+    opener = shown.index('; <<>> DiG 9.18.49-1~deb12u3-Debian <<>> node99.shop.test A')
+    assert re.fullmatch(r';; ->>HEADER<<- opcode: QUERY, status: NXDOMAIN, id: \d+', shown[opener + 2])
+

@@ -898,6 +898,8 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
                 continue
             if delimiter == '|' and _PROGRESS_BAR.search(line):
                 break  # a progress bar (`45%|####      | 52/115 [00:03<00:04]`) draws its pipes: a log, not a table
+            if delimiter == ';' and line.startswith(';'):
+                break  # a comment (dig's `;; global options: +cmd`, an INI file's, assembly's): not a header
             rows = [row for row in head_lines[index + 1 :] + sampled if row.strip()]
             if rows and _over(rows, lambda row, d=delimiter, c=count: row.count(d) >= c, 0.8):
                 extra = tuple(head[i] for i in range(max(0, index - 4), index) if head_lines[i].strip())
@@ -2205,6 +2207,7 @@ def digest(
             *_raised_flags(view, [*head, *sample, *tail]),
             *_unmarked_fields(view, asked),
             *_changed_entries(view, head, tail, sample),
+            *_rare_labelled_statuses(view, [*head, *sample, *tail]),
         ]
     if kind is ShapeKind.records and shape.variant == 'lines':
         return _rare_members(view)
@@ -2834,6 +2837,61 @@ def _rare_statuses(view: TextView) -> list[Pick]:
     return [
         Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(place),), 'rare') for rank, place in enumerate(chosen)
     ]
+
+
+_LABELLED_STATUS = re.compile(r'(?<![\w-])([a-z][\w-]{1,24}): ([A-Z][A-Z0-9_]{2,19})(?![\w-])')
+"""A status a line states in capitals after its label: dig's `status: NXDOMAIN`, `state: FAILED`."""
+STATUS_RARITY = 20
+"""A status on at most one in this many of the lines stating its label is a rare one."""
+RECORD_OPENER_CHARS = 12
+"""Characters of an output's first line that, opening other lines too, open each of its records (`; <<>> DiG 9.`)."""
+RECORD_REACH = 4096
+"""Characters above a line looked through for the opening of the record it is in."""
+
+
+def _rare_labelled_statuses(view: TextView, read: list[Span]) -> list[Pick]:
+    """Where many lines state a status in capitals under one label (`status: NOERROR`) and a few another value
+    (`status: NXDOMAIN`), those few, each with the line opening the record it is in when the output is a run of
+    records opened alike (a batch of `dig` queries: which name got that answer)."""
+    if view.total > ROW_SCAN_CHARS or not any(_LABELLED_STATUS.search(view.content(span)) for span in read):
+        return []
+    text = view.text
+    counts: dict[str, Counter[str]] = {}
+    places: dict[tuple[str, str], list[int]] = {}
+    for found in _LABELLED_STATUS.finditer(text, 0, view.end):
+        label, value = found.group(1), found.group(2)
+        counts.setdefault(label, Counter())[value] += 1
+        places.setdefault((label, value), []).append(found.start(2))
+    chosen: list[int] = []
+    for label, values in counts.items():
+        total = sum(values.values())
+        if total < RARE_MIN_ROWS or values.most_common(1)[0][1] < STATUS_SHARE * total:
+            continue
+        # A query retried, a job run each round, fails alike each time: a twentieth of the statuses is still few.
+        odd = rare_values(values, max(2, total // STATUS_RARITY))
+        chosen += (place for value in odd for place in places[(label, value)])
+    if not chosen or len(chosen) > 2 * RARE_ROWS:
+        return []
+    opener = _record_opener(view)
+    picks: list[Pick] = []
+    for rank, place in enumerate(sorted(chosen)):
+        line = view.line_at(place)
+        opening = text.rfind(opener, max(0, line[0] - RECORD_REACH), line[0]) if opener else -1
+        if opening != -1:  # both lines whole: a focus is for the one line a pick is cut around
+            picks.append(Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(opening + 1), line), 'rare'))
+        else:
+            picks.append(Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (line,), 'rare', place))
+    return picks
+
+
+def _record_opener(view: TextView) -> str:
+    """The start of the output's first line, with a line break before it, when a few more lines open with it too: how
+    each of a run of records opens (`; <<>> DiG 9.` over each query). Empty when none does."""
+    first = view.content(view.line_at(len(view.text) - len(view.text.lstrip())))[:RECORD_OPENER_CHARS]
+    if len(first.strip()) < RECORD_OPENER_CHARS // 2:
+        return ''
+    opener = '\n' + first
+    return opener if view.text.count(opener, 0, view.end) >= 2 else ''
 
 
 _SCALAR_MEMBER = re.compile(
