@@ -2952,3 +2952,11 @@ def test_a_batch_of_queries_shows_the_rare_status_with_the_query_it_answers() ->
     opener = shown.index('; <<>> DiG 9.18.49-1~deb12u3-Debian <<>> node99.shop.test A')
     assert re.fullmatch(r';; ->>HEADER<<- opcode: QUERY, status: NXDOMAIN, id: \d+', shown[opener + 2])
 
+
+def test_an_error_repeated_word_for_word_shows_the_line_after_its_copies() -> None:
+    # The same batch: an upstream that never answers, tried three times. What follows the three `timed out` lines
+    # says which query it was (dig prints it under them).
+    output = _capture('logs', 'dig_batch_shop_nxdomain_timeout.txt.gz')
+    shown = select_preview(output, 1_000).text.splitlines()
+    first = shown.index(';; communications error to 127.0.0.1#5454: timed out')
+    assert shown[first + 3] == '; <<>> DiG 9.18.49-1~deb12u3-Debian <<>> files.pythonhosted.org A'

@@ -1002,12 +1002,14 @@ def _class_picks(
         # The first error says what went wrong, its cause often at its end (a configuration's `line 22: field ...`
         # after the file it could not load): room for its whole message, as a checker's first warning has.
         first = _Line(errors[0], limit * 2, role='error')
+        # The same line again right under it says it once more; the line after the copies says what it came to.
+        after = _after_copies(view, errors[0])
         # A crash line followed by its stack (a debugger's backtrace, a JVM's exception) brings where it happened.
         frames = [_Line(span, limit, role='traceback') for span in crash_frames(view, errors[0])]
         if frames:
             # Where a program crashed answers most questions asked of its output: above what the request names.
             out.append((CRASH_PRIORITY, [first, *frames], 'first error'))
-        out.append((410.0 - 0.05 if frames else 410.0, [first], 'first error'))
+        out.append((410.0 - 0.05 if frames else 410.0, [first, *after], 'first error'))
         if shape.kind is ShapeKind.log and _COMPILER_ERROR.match(view.content(errors[0])):
             # A build's first compiler error is why it failed, whatever else the request names.
             out.append((FIRST_COMPILER_ERROR_PRIORITY, [first], 'first error'))
@@ -1089,12 +1091,17 @@ def _class_picks(
     # first said, but for when it stopped: the last of a kind keeps its rank, those between rank under the warnings.
     latest: dict[str, Span] = {}
     repeated: set[Span] = set()
+    copies: set[Span] = set()  # a line right under the same line: a client trying again (`timed out` three times)
+    before: Span | None = None
     for span in sorted(span for span, line_class in classes.items() if line_class is LineClass.error):
         kind = _error_kind(view.content(span))
         if kind in latest:
             repeated.add(span)
-        latest[kind] = span
+        if before is not None and before[1] + 1 == span[0] and view.content(before) == view.content(span):
+            copies.add(span)
+        latest[kind] = before = span
     repeated -= set(latest.values())
+    repeated |= copies
     # The same warning again about another name (a package index's `Location '...' is ignored` for every package)
     # says nothing its first said: the first of each kind keeps its rank, those after it rank under the plain lines
     # at the ends, which say more.
@@ -1161,6 +1168,23 @@ def _class_picks(
         elif classes.get(span) in noise:
             out.append((9.0 - index * 0.01, [_Line(span, limit, role='noise')], 'noise'))
     return out
+
+
+COPIES_READ = 16
+"""Lines under an error read for copies of it, at most."""
+
+
+def _after_copies(view: TextView, span: Span) -> list[_Line]:
+    """For a line the next lines repeat word for word, the first line after those copies, when it says something."""
+    content = view.content(span)
+    line: Span | None = span
+    for _ in range(COPIES_READ):
+        line = view.next_line(line)
+        if line is None or view.content(line) != content:
+            break
+    if line is None or line == view.next_line(span) or not view.content(line).strip():
+        return []
+    return [_Line(line, max(1, line[1] - line[0]), role='context')]
 
 
 FORM_REPEATS = 2
