@@ -2960,3 +2960,32 @@ def test_an_error_repeated_word_for_word_shows_the_line_after_its_copies() -> No
     shown = select_preview(output, 1_000).text.splitlines()
     first = shown.index(';; communications error to 127.0.0.1#5454: timed out')
     assert shown[first + 3] == '; <<>> DiG 9.18.49-1~deb12u3-Debian <<>> files.pythonhosted.org A'
+
+
+def test_a_junit_report_shows_its_failed_cases_under_their_suite() -> None:
+    # pytest --junitxml over more-itertools with ilen() broken, formatted by `xmlstarlet fo` (real): 2,996 cases, 7
+    # failed. The suite's counts, then each failed case with the first line of its failure; passing cases not at all.
+    output = _capture('test_runs', 'pytest_junitxml_more_itertools_ilen.xml.gz')
+    shown = select_preview(output, 1_000).text.splitlines()
+    assert any(line.strip().startswith('<testsuite name="pytest" errors="0" failures="7"') for line in shown)
+    for case, failure in (
+        ('classname="tests.test_more.IlenTests" name="test_ilen"', '<failure message="AssertionError: 5 != 11">'),
+        ('classname="tests.test_more.RunLengthTest" name="test_encode"', '<failure message="AssertionError: Lists'),
+        ('classname="tests.test_recipes.SieveTests" name="test_prime_counts"', '<failure message="AssertionError: 12'),
+    ):
+        at = next(index for index, line in enumerate(shown) if case in line)
+        assert shown[at + 1].strip().startswith(failure)
+    assert not any(line.rstrip().endswith('/>') and '<testcase' in line for line in shown)
+
+
+def test_a_junit_report_indented_by_tabs_is_no_table() -> None:
+    # busted -o junit (real, Penlight's specs with utils.npairs broken): a tab indents each element. A report whose
+    # failure shows with its case, not a table of tab-separated columns.
+    output = _capture('test_runs', 'busted_junit_penlight_tabs.xml.gz')
+    assert look(output)[1].kind is ShapeKind.log
+    shown = select_preview(output, 1_000).text
+    lines = shown.splitlines()
+    case = next(index for index, line in enumerate(lines) if "classname='spec/utils-npairs_spec.lua:56'" in line)
+    assert lines[case].startswith('\t\t<testcase ')
+    assert lines[case + 1] == '\t\t\t<failure>spec/utils-npairs_spec.lua:60: Expected objects to be the same.'
+

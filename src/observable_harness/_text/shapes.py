@@ -893,7 +893,7 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
             return _table_shape(view, head, head_lines, index - 1, delimiter, (*extra, head[index]), 'aligned', sampled)
     for delimiter, variant in ((',', 'csv'), ('\t', 'tsv'), ('|', 'pipes'), (';', 'csv')):
         for index, line in enumerate(head_lines[:8]):
-            count = line.count(delimiter)
+            count = _delimiters(line, delimiter)
             if count < (1 if delimiter == '|' else 2):
                 continue
             if delimiter == '|' and _PROGRESS_BAR.search(line):
@@ -901,7 +901,7 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
             if delimiter == ';' and line.startswith(';'):
                 break  # a comment (dig's `;; global options: +cmd`, an INI file's, assembly's): not a header
             rows = [row for row in head_lines[index + 1 :] + sampled if row.strip()]
-            if rows and _over(rows, lambda row, d=delimiter, c=count: row.count(d) >= c, 0.8):
+            if rows and _over(rows, lambda row, d=delimiter, c=count: _delimiters(row, d) >= c, 0.8):
                 extra = tuple(head[i] for i in range(max(0, index - 4), index) if head_lines[i].strip())
                 return _table_shape(view, head, head_lines, index, delimiter, extra, variant, sampled)
             break
@@ -921,6 +921,11 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
             return _table_shape(view, head, head_lines, index, ' ', extra, 'aligned', sampled)
         return None
     return None
+
+
+def _delimiters(line: str, delimiter: str) -> int:
+    """The delimiters between a line's fields: tabs that indent it (an XML report's, a tree's) are none."""
+    return line.lstrip('\t').count('\t') if delimiter == '\t' else line.count(delimiter)
 
 
 def _boxed(lines: list[str], rule: int) -> bool:
@@ -2199,6 +2204,7 @@ def digest(
             *_block_totals(view),
             *_call_first_frame(view),
             *_panics(view),
+            *_junit_failures(view, head),
             *_block_titles(view),
             *_embedded_tables(view, head, tail),
             *_boxed_tables(view),
@@ -5993,6 +5999,63 @@ def _panics(view: TextView) -> list[Pick]:
             picks.append(Pick(430 - len(picks) * 0.01, (span, *said), 'failure'))
         place = text.find(_PANIC, span[1], view.end)
     return picks
+
+
+JUNIT_FAILURES = 8
+"""Failed test cases of a JUnit report shown at most, the first ones."""
+JUNIT_FAILURE_LINES = 4
+"""Lines of a failure's message shown under its test case, when there is room."""
+JUNIT_PRIORITY = 432.0
+"""Where a JUnit report's failed suites and cases rank: what the run is read for, as a panic is."""
+_JUNIT_FAILED = re.compile(r'<(?:failure|error)\b')
+_JUNIT_CASE = re.compile(r'[ \t]*<testcase\b')
+_JUNIT_SUITE = re.compile(r'[ \t]*<testsuite\b')
+
+
+def _junit_failures(view: TextView, head: list[Span]) -> list[Pick]:
+    """A JUnit XML report (bats', pytest's, Maven's, busted's): each failed case with the suite it is in, once each,
+    then the first lines of its failure, where it failed and what it compared. Its passing cases, which are nearly all
+    of it, say nothing."""
+    if not any(_JUNIT_SUITE.match(view.content(span)) for span in head):
+        return []
+    text = view.text
+    picks: list[Pick] = []
+    suites: set[Span] = set()
+    place = _JUNIT_FAILED.search(text, 0, view.end)
+    while place is not None and len(picks) < 2 * JUNIT_FAILURES:
+        failed = view.line_at(place.start())
+        case = next((line for line in view.backward(failed, 2) if _JUNIT_CASE.match(view.content(line))), None)
+        suite = _opening_above(view, failed, _JUNIT_SUITE)
+        spans = [span for span in (suite, case) if span is not None and span not in suites]
+        suites.update(span for span in (suite,) if span is not None)
+        rank = len(picks)
+        picks.append(Pick(JUNIT_PRIORITY - rank * 0.01, (*spans, failed), 'failure'))
+        message: list[Span] = []
+        for line in view.forward(failed, JUNIT_FAILURE_LINES):
+            message.append(line)
+            if '</failure>' in view.content(line) or '</error>' in view.content(line):
+                break
+        if message:
+            picks.append(Pick(JUNIT_PRIORITY - 30 - rank * 0.01, tuple(message), 'failure'))
+        place = _JUNIT_FAILED.search(text, failed[1], view.end)
+    return picks
+
+
+def _opening_above(view: TextView, span: Span, opening: re.Pattern[str]) -> Span | None:
+    """The nearest line above `span` that `opening` matches, within `JUNIT_SUITE_REACH` characters."""
+    text = view.text
+    found = text.rfind('\n', 0, span[0])
+    floor = max(0, span[0] - JUNIT_SUITE_REACH)
+    while found >= floor:
+        line = view.line_at(found + 1 if found + 1 < span[0] else found)
+        if line[0] < span[0] and opening.match(view.content(line)):
+            return line
+        found = text.rfind('\n', 0, found)
+    return None
+
+
+JUNIT_SUITE_REACH = 64 * 1024
+"""Characters above a failure looked through for the suite it is in."""
 
 
 SLOWEST_TESTS = 2
