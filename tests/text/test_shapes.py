@@ -2989,3 +2989,12 @@ def test_a_junit_report_indented_by_tabs_is_no_table() -> None:
     assert lines[case].startswith('\t\t<testcase ')
     assert lines[case + 1] == '\t\t\t<failure>spec/utils-npairs_spec.lua:60: Expected objects to be the same.'
 
+
+def test_a_passing_case_a_request_names_is_no_answer_in_a_junit_report() -> None:
+    # The same report, asked about two test classes: one passed whole, one failed. Its passing cases (`<testcase .../>`)
+    # name what the request names and say only that it held; the failed case and its failure answer.
+    output = _capture('test_runs', 'pytest_junitxml_more_itertools_ilen.xml.gz')
+    prompt = 'I touched chunked() and run_length in more-itertools. Did ChunkedTests or RunLengthTest break?'
+    shown = _asked(output, prompt).text.splitlines()
+    assert '    <testcase classname="tests.test_more.RunLengthTest" name="test_encode" time="0.001">' in shown
+    assert not any('ChunkedTests' in line and line.endswith('/>') for line in shown)

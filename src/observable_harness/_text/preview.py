@@ -421,6 +421,8 @@ def select_preview(
                 status = _PASSING.search(text, match.start, match.end)
                 echoed = text[match.start : match.start + 1].isspace()
                 strong = (status is None or match.focus < status.start()) and not echoed
+            if strong and _PASSED_CASE.match(text, match.start, match.end):
+                strong = False  # a JUnit report's passing case (`<testcase ... />`): what the request names, unbroken
             quoted = _quoted_or_echoed(text, match.start, match.end, table=table)
             if strong and quoted:
                 # A build echoes each command it runs (`gcc -Wall -Wcast-qual ... -c x.c`): the options a request
@@ -661,6 +663,10 @@ def _quoted_or_echoed(text: str, start: int, end: int, *, table: bool = False) -
 
 _PASSING = re.compile(r' \.\.\. (?:ok|skipped\b|expected failure)| (?:PASSED|SKIPPED|XFAIL|XPASS)\b')
 """Where a test run's progress line says the test passed or was skipped (unittest's `-v`, pytest's `-v`)."""
+
+
+_PASSED_CASE = re.compile(r'[ \t]*<testcase\b[^\n]*/>[ \t]*$')
+"""A test case a JUnit report closes on its own line, with no failure in it: one that passed."""
 
 
 QUIET_SUMMARY_LINES = 4
