@@ -2998,3 +2998,11 @@ def test_a_passing_case_a_request_names_is_no_answer_in_a_junit_report() -> None
     shown = _asked(output, prompt).text.splitlines()
     assert '    <testcase classname="tests.test_more.RunLengthTest" name="test_encode" time="0.001">' in shown
     assert not any('ChunkedTests' in line and line.endswith('/>') for line in shown)
+
+
+def test_a_section_a_request_names_shows_with_its_lines() -> None:
+    # llvm-mca with bottleneck analysis over zlib's crc32.c (real): asked for the bottleneck, the section titled so,
+    # ten lines to the blank line that ends it, is the answer: which share is resource pressure, which dependencies.
+    output = _capture('tables', 'llvm_mca_zlib_crc32_skylake.txt.gz')
+    shown = _asked(output, 'Where is the throughput bottleneck of crc32 on Skylake according to llvm-mca?').text
+    assert '\n'.join(output.splitlines()[15:24]) in shown  # from `Resource Pressure` to `Register Dependencies`

@@ -473,6 +473,9 @@ def select_preview(
                 elif strong and text[match.start : match.end].rstrip().endswith('{'):
                     # A block the request names (`location /api/v2/uploads/ {`): what it sets is inside it.
                     body = [_Line(s, plain_limit, role='context') for s in _block_body(view, span)]
+                elif strong and _SECTION_TITLE.fullmatch(text, match.start, match.end):
+                    # A report's section the request names (`Throughput Bottlenecks:`): its few lines are the answer.
+                    body = [_Line(s, plain_limit, role='context') for s in _section_body(view, span)]
                 # A definition that opens a block (`<name>:`, `def name(...):`) brings its first lines; one a manual
                 # documents (an option, a signature) the paragraph indented under it: what it does. Should they not
                 # all fit with its context, the definition with the first of them may.
@@ -1385,6 +1388,26 @@ def _block_body(view: TextView, span: Span) -> list[Span]:
         if not deeper and (line.strip() == '}' or not body):
             break  # its end, or no block: the next line is not inside it (a list of definitions, one a line)
         body.append(following)
+    return body
+
+
+_SECTION_TITLE = re.compile(r'[A-Z][\w()/-]*(?: [\w()/-]+){0,5}:[ \t]*')
+"""A title a report puts over a section, alone on its line: `Throughput Bottlenecks:`, `Resource pressure per
+iteration:`."""
+SECTION_LINES = 12
+"""Lines of a titled section shown under its title, at most: a short one whole, to the blank line that ends it."""
+SECTION_CHARS = 800
+
+
+def _section_body(view: TextView, span: Span) -> list[Span]:
+    """The lines under a section's title up to the blank line that ends it, when there are few: none for a long one."""
+    body: list[Span] = []
+    for line in view.forward(span, SECTION_LINES + 1):
+        if not view.content(line).strip():
+            break
+        body.append(line)
+    if len(body) > SECTION_LINES or sum(line[1] - line[0] + 1 for line in body) > SECTION_CHARS:
+        return body[:DEFINITION_BODY]
     return body
 
 
