@@ -1736,6 +1736,9 @@ OPENING_WORDS = 6
 """Words opening the messages after a marker, at most, for the lines opening otherwise to be looked for."""
 OTHER_OPENINGS = 4
 """Lines opening another message after a marker shown, each of another word."""
+OTHER_OPENING_REACH = 256 * 1024
+"""Characters past the last line holding a marker searched for the marker opening another message: a log's next
+stretch, not all of its megabytes (the search runs at ~1 ms per megabyte, in Python's regex engine)."""
 OTHER_OPENING_HITS = 64
 """Lines a search for other openings looks at before it stops (those of a word already found count)."""
 
@@ -1756,7 +1759,7 @@ def _other_openings(view: TextView, marker: str, holding: list[Span], end: int) 
     known = '|'.join(re.escape(word) for word in sorted(words))
     other = re.compile(f'{re.escape(marker)}[^\\w\\n]{{0,4}}(?!(?:{known})\\b)([A-Za-z]\\w*)')
     out: list[Span] = []
-    for hits, found in enumerate(other.finditer(text, holding[-1][1], end)):
+    for hits, found in enumerate(other.finditer(text, holding[-1][1], min(end, holding[-1][1] + OTHER_OPENING_REACH))):
         if hits == OTHER_OPENING_HITS or len(out) == OTHER_OPENINGS:
             break
         if found.group(1) not in words:
