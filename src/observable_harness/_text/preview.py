@@ -1873,8 +1873,9 @@ def _fit(content: str, limit: int, focus: int) -> tuple[str, int, int]:
     if len(content) <= limit * OVERSHOOT:
         return content, len(content), 0
     squeezed = _squeeze(content)
-    if len(squeezed) <= limit * OVERSHOOT:
-        # A row padded to its table's width shows whole without its padding: each cell as printed, one blank apart.
+    if len(squeezed) <= limit:
+        # A row padded to its table's width shows whole without its padding, when that fits its room: each cell as
+        # printed, one blank apart (a row longer even so is cut as printed, in no more room than the cut takes).
         return squeezed, len(content), 0
     if focus >= 0:
         return _shorten_around(content, limit, focus)
