@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 from unittest.mock import patch
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from observable_harness._text import intent as intent_module
 from observable_harness._text.intent import Intent, Term, TermKind, _Folded, _scan, find_matches, whole_token
+from observable_harness._text.layout import compact_json
 from observable_harness._text.preview import select_preview
 from tests.captures import read_capture
 from tests.standins import capture
@@ -886,3 +888,29 @@ def test_extensions_asked_about_find_their_rows_in_a_table_of_types() -> None:
     shown = select_preview(output, 1_000, intent=Intent.gather(prompt=prompt)).text.splitlines()
     for row in ('application/wasm\t\t\t\twasm', 'image/avif\t\t\t\t\tavif hif', 'text/javascript\t\t\t\t\tes js mjs'):
         assert row in shown
+
+
+@pytest.mark.parametrize(
+    ('request_text', 'extreme', 'measure'),
+    [
+        ('What were the three rainiest days in Seattle (by precipitation) and the hottest day?', 1, 'precipitation'),
+        ('Which was the windiest day of the year?', 1, 'wind'),
+        ('Which month was the coldest?', -1, ''),
+        ('Show me the busiest hour by requests.', 1, 'requests'),
+        ('Which were the wettest weeks?', 1, 'precipitation'),
+    ],
+)
+def test_a_superlative_ranks_by_what_it_says_or_what_follows_by(request_text: str, extreme: int, measure: str) -> None:
+    intent = Intent.gather(prompt=request_text)
+    assert (intent.extreme, intent.measure) == (extreme, measure)
+
+
+def test_records_asked_for_by_a_measure_named_after_by_show_the_largest_of_it() -> None:
+    # `sqlite3 -json` over Chinook's tracks (real): asked for the heaviest tracks "by bytes", the three records with the
+    # most bytes, wherever they are in the list.
+    records = json.loads(read_capture('json', 'sqlite_json_chinook_tracks.json.gz'))
+    heaviest = sorted(records, key=lambda record: record['Bytes'])[-3:]
+    prompt = 'Which were the three heaviest tracks in the catalogue, by bytes?'
+    shown = select_preview(compact_json(records), 1_000, intent=Intent.gather(prompt=prompt)).text
+    for record in heaviest:
+        assert f'"TrackId":{record["TrackId"]},' in shown and f'"Bytes":{record["Bytes"]},' in shown

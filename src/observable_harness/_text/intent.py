@@ -530,6 +530,7 @@ def _negated(content: str) -> tuple[set[str], set[str]]:
 
 _LARGEST = re.compile(
     r'\b(?:largest|biggest|slowest|longest|highest|heaviest|worst|costliest|greatest|hottest|maximum|peak(?:s|ed)?|'
+    r'rainiest|wettest|windiest|snowiest|busiest|warmest|noisiest|'
     r'top\s+(?:\d+|three|five|ten|twenty|few|offenders)|bottlenecks?|hot\s?spots?|(?:big|heavy)\s+(?:ones|files|hitters)|'
     r'dominat(?:e|es|ing)\b|maxed\s+out|'
     r'(?:hit|hits|hitting|reach(?:es|ed|ing)?)\s+(?:the|its|their|a|our)\s+(?:[\w-]+\s+){0,2}(?:limit|cap|ceiling)s?\b|'
@@ -542,7 +543,7 @@ _LARGEST = re.compile(
     r'\b(?:called|used|run|hit|allocated|calls|uses)\s+the\s+most\b)',
     re.IGNORECASE,
 )
-_SMALLEST = re.compile(r'\b(?:smallest|lowest|fewest|shortest|(?<!at )least|minimum)\b', re.IGNORECASE)
+_SMALLEST = re.compile(r'\b(?:smallest|lowest|fewest|shortest|coldest|quietest|(?<!at )least|minimum)\b', re.IGNORECASE)
 """Words asking for the extremes of a measure: "the slowest tests", "the most complex functions", "what takes up
 the space", "which files dominate the size", "the lowest coverage". Not "at most", "at least", "the most recent" or
 "most of them": those ask for no ranking."""
@@ -571,8 +572,12 @@ MEASURE_REACH = 6
 
 
 def _measure_word(said: str, start: int) -> str:
-    """The first word from `start` (a cue's) that is neither glue nor a cue itself: "the most *memory*", "largest
-    *size*", "where does the *time* go"."""
+    """The word after `by` a few words on ("the rainiest days (by *precipitation*)"), else the first word from `start`
+    (a cue's) that is neither glue nor a cue itself: "the most *memory*", "largest *size*", "where does the *time*
+    go"."""
+    ranked = _RANKED_BY.search(said, start, start + RANKED_BY_REACH)
+    if ranked is not None and ranked.group(1).lower() not in STOPWORDS:
+        return ranked.group(1).lower()
     for found in itertools.islice(_CUE_WORDS.finditer(said, start), MEASURE_REACH):
         word = found.group().lower()
         if word in _MEASURE_WORDS:
@@ -587,6 +592,9 @@ def _measure_word(said: str, start: int) -> str:
     return ''
 
 
+_RANKED_BY = re.compile(r'[^.;?!\n]*?\bby\s+([A-Za-z][\w-]{2,})', re.IGNORECASE)
+RANKED_BY_REACH = 60
+"""Characters after a cue read for `by <measure>`: the same clause."""
 _CUE_GLUE = frozenset(
     (
         *('the', 'most', 'does', 'did', 'do', 'where', 'what', 'which', 'top', 'called', 'used', 'uses', 'use'),
@@ -594,6 +602,8 @@ _CUE_GLUE = frozenset(
         *('actually', 'really', 'bulk', 'part', 'share', 'chunk', 'portion', 'amount', 'heavy', 'big', 'ones'),
         *('hitters', 'hit', 'hits', 'hitting', 'reach', 'reaches', 'reached', 'reaching', 'maxed', 'out', 'its'),
         *('their', 'our', 'one'),
+        # What a ranking's rows are (the hottest *day*, the busiest *hour*), not what they are ranked by.
+        *('day', 'days', 'week', 'weeks', 'month', 'months', 'year', 'years', 'hour', 'hours', 'quarter', 'quarters'),
     )
 )
 _WHEN_OR_WHERE = frozenset(
@@ -602,7 +612,17 @@ _WHEN_OR_WHERE = frozenset(
 """Words after a cue that open when or where it ranks, not by what."""
 _MEASURE_WORDS = frozenset(('time', 'memory', 'space', 'size', 'disk', 'cpu'))
 """Words naming a measure that the request vocabulary would otherwise pass over."""
-_CUE_MEASURES = {'costliest': 'cost', 'slowest': 'time', 'hot': 'time', 'hotspot': 'time', 'hotspots': 'time'}
+_CUE_MEASURES = {
+    'costliest': 'cost',
+    'slowest': 'time',
+    'hot': 'time',
+    'hotspot': 'time',
+    'hotspots': 'time',
+    'rainiest': 'precipitation',
+    'wettest': 'precipitation',
+    'snowiest': 'snow',
+    'windiest': 'wind',
+}
 """Cues that name their measure themselves: the costliest incidents are ranked by their cost, the slowest jobs by how
 long they took (a job log's `JobRuntime`, not its sequence number)."""
 
