@@ -1012,7 +1012,7 @@ def _class_picks(
         # after the file it could not load): room for its whole message, as a checker's first warning has.
         first = _Line(errors[0], limit * 2, role='error')
         # The same line again right under it says it once more; the line after the copies says what it came to.
-        after = _after_copies(view, errors[0])
+        after = _after_copies(view, errors[0], limit)
         # A crash line followed by its stack (a debugger's backtrace, a JVM's exception) brings where it happened.
         frames = [_Line(span, limit, role='traceback') for span in crash_frames(view, errors[0])]
         if frames:
@@ -1183,7 +1183,7 @@ COPIES_READ = 16
 """Lines under an error read for copies of it, at most."""
 
 
-def _after_copies(view: TextView, span: Span) -> list[_Line]:
+def _after_copies(view: TextView, span: Span, limit: int) -> list[_Line]:
     """For a line the next lines repeat word for word, the first line after those copies, when it says something."""
     content = view.content(span)
     line: Span | None = span
@@ -1193,7 +1193,7 @@ def _after_copies(view: TextView, span: Span) -> list[_Line]:
             break
     if line is None or line == view.next_line(span) or not view.content(line).strip():
         return []
-    return [_Line(line, max(1, line[1] - line[0]), role='context')]
+    return [_Line(line, limit, role='context')]
 
 
 FORM_REPEATS = 2

@@ -2851,6 +2851,7 @@ STATUS_RARITY = 20
 """A status on at most one in this many of the lines stating its label is a rare one."""
 RECORD_OPENER_CHARS = 12
 """Characters of an output's first line that, opening other lines too, open each of its records (`; <<>> DiG 9.`)."""
+_VISIBLE = re.compile(r'\S')
 RECORD_REACH = 4096
 """Characters above a line looked through for the opening of the record it is in."""
 
@@ -2893,7 +2894,10 @@ def _rare_labelled_statuses(view: TextView, read: list[Span]) -> list[Pick]:
 def _record_opener(view: TextView) -> str:
     """The start of the output's first line, with a line break before it, when a few more lines open with it too: how
     each of a run of records opens (`; <<>> DiG 9.` over each query). Empty when none does."""
-    first = view.content(view.line_at(len(view.text) - len(view.text.lstrip())))[:RECORD_OPENER_CHARS]
+    visible = _VISIBLE.search(view.text, 0, view.end)
+    if visible is None:
+        return ''
+    first = view.content(view.line_at(visible.start()))[:RECORD_OPENER_CHARS]
     if len(first.strip()) < RECORD_OPENER_CHARS // 2:
         return ''
     opener = '\n' + first
@@ -6025,32 +6029,39 @@ def _junit_failures(view: TextView, head: list[Span]) -> list[Pick]:
     while place is not None and len(picks) < 2 * JUNIT_FAILURES:
         failed = view.line_at(place.start())
         case = next((line for line in view.backward(failed, 2) if _JUNIT_CASE.match(view.content(line))), None)
-        suite = _opening_above(view, failed, _JUNIT_SUITE)
+        suite = _suite_above(view, failed)
         spans = [span for span in (suite, case) if span is not None and span not in suites]
-        suites.update(span for span in (suite,) if span is not None)
+        if suite is not None:
+            suites.add(suite)
         rank = len(picks)
         picks.append(Pick(JUNIT_PRIORITY - rank * 0.01, (*spans, failed), 'failure'))
         message: list[Span] = []
-        for line in view.forward(failed, JUNIT_FAILURE_LINES):
-            message.append(line)
-            if '</failure>' in view.content(line) or '</error>' in view.content(line):
-                break
+        opened = view.content(failed)
+        if '</failure>' not in opened and '</error>' not in opened and not opened.rstrip().endswith('/>'):
+            for line in view.forward(failed, JUNIT_FAILURE_LINES):
+                message.append(line)
+                if '</failure>' in view.content(line) or '</error>' in view.content(line):
+                    break
         if message:
             picks.append(Pick(JUNIT_PRIORITY - 30 - rank * 0.01, tuple(message), 'failure'))
         place = _JUNIT_FAILED.search(text, failed[1], view.end)
     return picks
 
 
-def _opening_above(view: TextView, span: Span, opening: re.Pattern[str]) -> Span | None:
-    """The nearest line above `span` that `opening` matches, within `JUNIT_SUITE_REACH` characters."""
+def _suite_above(view: TextView, span: Span) -> Span | None:
+    """The line opening the `<testsuite>` a line is in: the nearest above within `JUNIT_SUITE_REACH` characters (not
+    the `<testsuites>` around them all)."""
     text = view.text
-    found = text.rfind('\n', 0, span[0])
     floor = max(0, span[0] - JUNIT_SUITE_REACH)
-    while found >= floor:
-        line = view.line_at(found + 1 if found + 1 < span[0] else found)
-        if line[0] < span[0] and opening.match(view.content(line)):
+    found = text.rfind('<testsuite', floor, span[0])
+    while found != -1:
+        line = view.line_at(found)
+        if (
+            text[found + len('<testsuite') : found + len('<testsuite') + 1] in (' ', '>', '\t')
+            and not text[line[0] : found].strip()
+        ):
             return line
-        found = text.rfind('\n', 0, found)
+        found = text.rfind('<testsuite', floor, found)
     return None
 
 
