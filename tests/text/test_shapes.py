@@ -3006,3 +3006,13 @@ def test_a_section_a_request_names_shows_with_its_lines() -> None:
     output = _capture('tables', 'llvm_mca_zlib_crc32_skylake.txt.gz')
     shown = _asked(output, 'Where is the throughput bottleneck of crc32 on Skylake according to llvm-mca?').text
     assert '\n'.join(output.splitlines()[15:24]) in shown  # from `Resource Pressure` to `Register Dependencies`
+
+
+def test_an_option_a_request_names_brings_what_is_indented_under_it() -> None:
+    # `node --help` (real, Node 18): each option's description goes on indented under it, its default at the end.
+    # Asked for a default in words, the option's line comes with the line under it that states it.
+    output = _capture('key_value', 'node_help_options.txt.gz')
+    prompt = 'How large may HTTP headers be by default in our Node, and which host and port does the inspector take?'
+    shown = _asked(output, prompt).text.splitlines()
+    option = shown.index('  --max-http-header-size=...  set the maximum size of HTTP headers')
+    assert shown[option + 1].strip() == '(default: 16384 (16KB))'

@@ -1214,7 +1214,8 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
     if kind is ShapeKind.key_value:
         if shape.variant == 'expanded':
             return _record_fields(view, span) if whole else []
-        return [*_section_of(view, span, whole=whole), *_setting_below(view, span)]
+        described = _indented_under(view, span) if shape.variant == 'manual' else []
+        return [*_section_of(view, span, whole=whole), *_setting_below(view, span), *described]
     if kind is ShapeKind.json:
         return _json_siblings(view, span)
     if kind is ShapeKind.test_run:
@@ -1733,6 +1734,23 @@ def _tree_ancestors(view: TextView, span: Span) -> list[Span]:
                 break
     out.reverse()
     return out
+
+
+INDENTED_UNDER = 2
+"""Lines indented under a manual's entry shown with it: its type and default (`node --v8-options`), its first words."""
+
+
+def _indented_under(view: TextView, span: Span) -> list[Span]:
+    """The first lines indented deeper than `span` right under it: what a manual says of the option a line names."""
+    content = view.content(span)
+    depth = len(content) - len(content.lstrip(' \t'))
+    under: list[Span] = []
+    for line in view.forward(span, INDENTED_UNDER):
+        text = view.content(line)
+        if not text.strip() or len(text) - len(text.lstrip(' \t')) <= depth:
+            break
+        under.append(line)
+    return under
 
 
 def _section_of(view: TextView, span: Span, *, whole: bool = True) -> list[Span]:
