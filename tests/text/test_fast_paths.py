@@ -21,7 +21,7 @@ from observable_harness._text import preview as preview_module
 from observable_harness._text import shapes as shapes_module
 from observable_harness._text.intent import Intent, Term, TermKind, _Folded
 from observable_harness._text.preview import MIDDLE_MARKERS, _middle_hits, select_preview
-from observable_harness._text.scan import literal_places, literal_presence, usable
+from observable_harness._text.scan import literal_places, literal_places_utf8, literal_presence, usable
 from observable_harness._text.shapes import TextView
 
 pytestmark = pytest.mark.skipif(not usable('hyperscan'), reason='the engine path needs Hyperscan (the `fast` extra)')
@@ -269,3 +269,38 @@ def test_an_engine_that_fails_leaves_the_caller_to_search(monkeypatch: pytest.Mo
     assert literal_presence('some text', [('text', False)]) is None
     view = TextView(_log(['ERROR one', 'fine'] * 50))
     assert _middle_hits(view, 0, view.end)  # the preview still finds its markers, by search
+
+
+_RUNNER_LINES = [
+    *('\u2716 parses a path', '\u2714 ok', '  \u2715 renders (3 ms)', '\u00d7 x', 'not ok 3 - extname', 'ok 4 - y'),
+    *('--- FAIL: TestToml (0.00s)', '    --- FAIL: TestToml/sub (0.00s)', 'Error: test_x(Case)', '***Failed'),
+    *('# fail 2', 'plain \u00e9 line', 'caf\u00e9 \u4e2d', '[  FAILED  ] Suite.name (0 ms)', '', 'tests 12, fail 2'),
+]
+
+
+@settings(max_examples=200)
+@given(st.lists(st.sampled_from(_RUNNER_LINES), min_size=1, max_size=300))
+def test_a_test_runs_failed_tests_are_the_same_scanned_or_searched(lines: list[str]) -> None:
+    """The marks of failed tests (crosses outside ASCII among them) found by one scan of the text's bytes name the
+    lines a search per mark names."""
+    text = '\n'.join(lines) + '\n'
+    view = TextView(text)
+    shape = shapes_module.Shape(shapes_module.ShapeKind.test_run)
+    tail = list(view.forward((0, -1), 8)) if text.strip() else []
+    scanned = shapes_module.failed_tests(view, shape, tail)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(shapes_module, 'literal_places', lambda *args, **kwargs: None)
+        patched.setattr(shapes_module, 'literal_places_utf8', lambda *args, **kwargs: None)
+        searched = shapes_module.failed_tests(TextView(text), shape, tail)
+    assert scanned == searched
+
+
+@given(wide_text, st.lists(st.sampled_from(['\u2716 ', '\u4e2d', 'ab', 'ERR', '\u00c9RR']), min_size=1, max_size=4))
+def test_literals_outside_ascii_are_found_in_the_bytes_where_they_begin(text: str, literals: list[str]) -> None:
+    data = text.encode('utf-8', 'surrogatepass')
+    places = literal_places_utf8(data, [(literal, False) for literal in literals], cap_each=1_000)
+    assert places is not None
+    for literal, found in zip(literals, places, strict=True):
+        needle = literal.encode('utf-8')
+        assert found == [match.start() for match in re.finditer(re.escape(needle), data)] or found is None
+    assert literal_places_utf8(data, [('\u00c9rr', True)], cap_each=10) is None  # no folding outside ASCII

@@ -542,7 +542,7 @@ def _literal_scanner(literals: tuple[tuple[str, bool], ...], *, first_only: bool
     character a prompt's quoted string may hold stays part of the literal.
     """
     forms = [
-        _Literal(''.join(f'\\x{byte:02x}' for byte in literal.encode('ascii')), caseless)
+        _Literal(''.join(f'\\x{byte:02x}' for byte in literal.encode('utf-8')), caseless)
         for literal, caseless in literals
     ]
     return _Hyperscan(forms, first_only=first_only)
@@ -612,9 +612,12 @@ def literal_places(text: str, literals: Sequence[tuple[str, bool]], *, cap_each:
 def literal_places_utf8(
     data: bytes | memoryview, literals: Sequence[tuple[str, bool]], *, cap_each: int
 ) -> list[list[int] | None] | None:
-    """`literal_places` over UTF-8 bytes (a text outside ASCII, encoded): byte offsets, for ASCII literals
-    (ignoring case folds ASCII letters only). `None` when there is no engine or a literal is not ASCII."""
-    if not literals or not usable('hyperscan') or not all(literal and literal.isascii() for literal, _ in literals):
+    """`literal_places` over UTF-8 bytes (a text outside ASCII, encoded): byte offsets. Ignoring case folds ASCII
+    letters only, and a literal outside ASCII (`✖ `) is matched as written. `None` when there is no engine, a literal
+    is empty, or one outside ASCII is to be matched ignoring case."""
+    if not literals or not usable('hyperscan'):
+        return None
+    if not all(literal and (literal.isascii() or not caseless) for literal, caseless in literals):
         return None
     try:
         return _places(data, tuple(literals), cap_each)
@@ -636,10 +639,11 @@ def _places(data: bytes | memoryview, literals: tuple[tuple[str, bool], ...], ca
         for index, listed in zip(rest, found, strict=True):
             places[index] = listed
         return places
+    sizes = [len(literal.encode('utf-8')) for literal, _ in literals]  # a place is where its bytes begin
     for index, end in hits:
         listed = places[index]
         assert listed is not None
-        listed.append(end - len(literals[index][0]))
+        listed.append(end - sizes[index])
     for listed in places:
         assert listed is not None
         listed.sort()  # matches come in order of their ends, which Hyperscan does not promise across patterns

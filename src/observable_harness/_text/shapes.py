@@ -27,7 +27,7 @@ from itertools import accumulate, islice, pairwise
 from typing import NamedTuple
 
 from .counting import newlines
-from .scan import literal_places
+from .scan import char_offsets, literal_places, literal_places_utf8
 
 __all__ = [
     'PYTHON_FRAME',
@@ -5853,6 +5853,30 @@ FAILED_TEST_PRIORITY = 438.0
 """Under a pytest run's own `FAILED` summary lines, over the rest of a run's digest."""
 
 
+def _failed_test_marks(text: str) -> list[list[int] | None] | None:
+    """Where each of `_FAILED_TEST_MARKS` begins in `text` (up to `FAILED_TEST_READ` places each; `None` for a mark
+    with more), from one scan of a multi-literal engine: a search per mark reads a megabyte a dozen times, most of
+    them for marks of other runners that are nowhere in it. `None` without an engine."""
+    if text.isascii():
+        # The crosses of Jest and node's runner are nowhere in a text of ASCII: the rest, in one scan of it.
+        ascii_marks = [index for index, mark in enumerate(_FAILED_TEST_MARKS) if mark.isascii()]
+        scanned = literal_places(
+            text, [(_FAILED_TEST_MARKS[index], False) for index in ascii_marks], cap_each=FAILED_TEST_READ
+        )
+        if scanned is None:
+            return None
+        places: list[list[int] | None] = [[] for _ in _FAILED_TEST_MARKS]
+        for index, listed in zip(ascii_marks, scanned, strict=True):
+            places[index] = listed
+        return places
+    data = text.encode('utf-8', 'surrogatepass')
+    found = literal_places_utf8(data, [(mark, False) for mark in _FAILED_TEST_MARKS], cap_each=FAILED_TEST_READ)
+    if found is None:
+        return None
+    offsets = char_offsets(text, data, {place for places in found if places for place in places})
+    return [[offsets[place] for place in places] if places is not None else None for places in found]
+
+
 def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
     """The lines naming the tests that failed, in a test run of a runner without a digest of its own (Go, TAP, Jest,
     test-unit): read when the run says it is one (its shape, or a tally of failed tests at its end). A Go
@@ -5865,15 +5889,17 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
             return []
     text = view.text
     found: dict[Span, int] = {}  # each line, with its indentation
-    for mark in _FAILED_TEST_MARKS:
-        position, read = text.find(mark), 0
-        while position != -1 and read < FAILED_TEST_READ:
-            span = view.line_at(position)
+    scanned = _failed_test_marks(text)
+    for index, mark in enumerate(_FAILED_TEST_MARKS):
+        places = scanned[index] if scanned is not None else None
+        if places is not None:
+            spans = view.lines_holding(mark, 0, view.total, places)
+        else:
+            spans = view.lines_holding(mark, 0, view.total)  # searched: more places than a scan reports, or no engine
+        for span in itertools.islice(spans, FAILED_TEST_READ):
             line = view.content(span)
             if _FAILED_TEST.match(line):
                 found[span] = len(line) - len(line.lstrip())
-            read += 1
-            position = text.find(mark, span[1])
     spans = sorted(found)
     # A Go parent (`--- FAIL: TestToml (0.06s)`) is followed by its failed subtests, indented deeper.
     leaves = [
