@@ -575,7 +575,7 @@ def _measure_word(said: str, start: int) -> str:
     """The word after `by` a few words on ("the rainiest days (by *precipitation*)"), else the first word from `start`
     (a cue's) that is neither glue nor a cue itself: "the most *memory*", "largest *size*", "where does the *time*
     go"."""
-    ranked = _RANKED_BY.search(said, start, start + RANKED_BY_REACH)
+    ranked = _RANKED_BY.match(said, start, start + RANKED_BY_REACH)
     if ranked is not None and ranked.group(1).lower() not in STOPWORDS:
         return ranked.group(1).lower()
     for found in itertools.islice(_CUE_WORDS.finditer(said, start), MEASURE_REACH):
@@ -592,7 +592,11 @@ def _measure_word(said: str, start: int) -> str:
     return ''
 
 
-_RANKED_BY = re.compile(r'[^.;?!\n]*?\bby\s+([A-Za-z][\w-]{2,})', re.IGNORECASE)
+_RANKED_BY = re.compile(
+    r'[^.;?!\n]*?(?<!grouped )(?<!group )(?<!split )(?<!down )\bby\s+([A-Za-z][\w-]{2,})', re.IGNORECASE
+)
+"""From a cue, in its clause, the word after `by` ("the heaviest tracks, by bytes"); not a grouping's ("grouped by
+file": what the ranking is split by, not what it ranks)."""
 RANKED_BY_REACH = 60
 """Characters after a cue read for `by <measure>`: the same clause."""
 _CUE_GLUE = frozenset(

@@ -1397,6 +1397,7 @@ iteration:`."""
 SECTION_LINES = 12
 """Lines of a titled section shown under its title, at most: a short one whole, to the blank line that ends it."""
 SECTION_CHARS = 800
+"""Characters of a titled section shown whole under its title, at most."""
 
 
 def _section_body(view: TextView, span: Span) -> list[Span]:
@@ -1884,9 +1885,11 @@ def _fit(content: str, limit: int, focus: int) -> tuple[str, int, int]:
 
 
 _PADDING = re.compile(r' {2,}(?=\|)|(?<=\|) {2,}|(?<=\S) {3,}(?=\S)')
+"""Blanks that align a table's cells: beside a `|`, or three or more between two words."""
 
 
 def _squeeze(content: str) -> str:
+    """A row without the blanks that align its cells: one blank beside a `|`, two between cells apart by blanks."""
     return _PADDING.sub(lambda found: ' ' if '|' in content[found.start() - 1 : found.end() + 1] else '  ', content)
 
 
@@ -2232,7 +2235,8 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
             counted += skipped
             pieces.append(_record_gap(skipped) if skipped else f' …[{start - cursor:,} chars cut]… ')
             places += 1
-        shown, kept_part, cuts = _fit_record(text[start:end], _record_limit(limit, focus), focus - start)
+        at = focus - start if focus >= 0 else -1
+        shown, kept_part, cuts = _fit_record(text[start:end], _record_limit(limit, focus), at)
         pieces.append(shown)
         places += cuts
         kept_chars += kept_part
@@ -2373,6 +2377,7 @@ def _rare_records(
 _LONG_VALUE = re.compile(r'"[A-Za-z_][\w-]{0,40}":("(?:[^"\\\n]|\\.){12,}")')
 """A member of a record whose value is a string of a dozen characters or more: an email, a date, a description."""
 ELIDED = '…'
+"""What stands for a record's value left out."""
 
 
 def _fit_record(record: str, limit: int, focus: int) -> tuple[str, int, int]:
