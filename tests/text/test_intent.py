@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 from unittest.mock import patch
 
@@ -914,3 +915,17 @@ def test_records_asked_for_by_a_measure_named_after_by_show_the_largest_of_it() 
     shown = select_preview(compact_json(records), 1_000, intent=Intent.gather(prompt=prompt)).text
     for record in heaviest:
         assert f'"TrackId":{record["TrackId"]},' in shown and f'"Bytes":{record["Bytes"]},' in shown
+
+
+def test_a_short_acronym_in_a_compound_is_a_term_of_its_own() -> None:
+    keys = {term.key: term for term in Intent.gather(prompt='Which GC-related bug fixes landed recently?').terms}
+    assert keys['gc'].kind is TermKind.identifier and keys['gc'].part_of == 'gc-related'
+    assert 'cpu' not in {term.key for term in Intent.gather(prompt='any CPU-bound jobs?').terms}  # prose's own
+
+
+def test_commits_a_short_acronym_names_are_shown() -> None:
+    # `git log --oneline -n 600` of Lua (real): asked for "GC-related" fixes, the commits saying GC, not none of them.
+    output = read_capture('history', 'git_log_oneline_lua_gc.txt.gz')
+    prompt = 'We are on an older Lua. Which GC-related bug fixes landed recently that we might backport?'
+    shown = select_preview(output, 1_000, intent=Intent.gather(prompt=prompt)).text.splitlines()
+    assert sum(1 for line in shown if re.search(r'\bGC\b', line)) >= 3
