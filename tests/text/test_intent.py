@@ -929,3 +929,17 @@ def test_commits_a_short_acronym_names_are_shown() -> None:
     prompt = 'We are on an older Lua. Which GC-related bug fixes landed recently that we might backport?'
     shown = select_preview(output, 1_000, intent=Intent.gather(prompt=prompt)).text.splitlines()
     assert sum(1 for line in shown if re.search(r'\bGC\b', line)) >= 3
+
+
+def test_a_ranking_in_a_year_ranks_by_that_years_column() -> None:
+    # `sqlite3 -json` over Chinook, each customer's spending per year in members `y2021` .. `y2025` (real): asked who
+    # spent the most in 2023, the records ranked by `y2023`, not by the first year's column the query named.
+    assert Intent.gather(prompt='Which customers spent the most with us in 2023?').measure == '2023'
+    records = json.loads(read_capture('json', 'sqlite_json_chinook_spend_by_year.json.gz'))
+    top = max(records, key=lambda record: record['y2023'])
+    intent = Intent.gather(
+        args={'sql': 'SELECT country, city, customer, y2021, y2022, y2023, y2024, y2025 FROM spend_by_year'},
+        prompt='Which customers spent the most with us in 2023?',
+    )
+    shown = select_preview(compact_json(records), 1_000, intent=intent).text
+    assert f'"customer":"{top["customer"]}"' in shown and f'"y2023":{top["y2023"]}' in shown

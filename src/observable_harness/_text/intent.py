@@ -578,6 +578,9 @@ def _measure_word(said: str, start: int) -> str:
     ranked = _RANKED_BY.match(said, start, start + RANKED_BY_REACH)
     if ranked is not None and ranked.group(1).lower() not in STOPWORDS:
         return ranked.group(1).lower()
+    dated = _RANKED_IN_YEAR.match(said, start, start + RANKED_BY_REACH)
+    if dated is not None:
+        return dated.group(1)  # "the lowest fertility rate in 2011": the year's column (`y2011`, `pop_2011`)
     for found in itertools.islice(_CUE_WORDS.finditer(said, start), MEASURE_REACH):
         word = found.group().lower()
         if word in _MEASURE_WORDS:
@@ -597,6 +600,8 @@ _RANKED_BY = re.compile(
 )
 """From a cue, in its clause, the word after `by` ("the heaviest tracks, by bytes"); not a grouping's ("grouped by
 file": what the ranking is split by, not what it ranks)."""
+_RANKED_IN_YEAR = re.compile(r'[^.;?!\n]*?\b(?:in|for|of|during)\s+((?:19|20)\d\d)\b', re.IGNORECASE)
+"""From a cue, in its clause, the year it ranks in: a table of yearly columns names a column after it."""
 RANKED_BY_REACH = 60
 """Characters after a cue read for `by <measure>`: the same clause."""
 _CUE_GLUE = frozenset(

@@ -2324,6 +2324,8 @@ def _measured_by(name: str, word: str) -> bool:
     """Whether a member's name is what a request's word for a measure names: one of its words (`total` of
     `total_exec_ms`), or a column of that measure (`time`: a duration's name)."""
     parts = re.split(r'[_\W]+', name.lower())
+    if word.isdigit() and len(word) == 4:
+        return word in name  # a year names its column however it is spelled: `y2011`, `pop_2011`, `2011`
     return word in parts or column_named(name, (word,))
 
 
