@@ -1376,7 +1376,7 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
                     word = _stem(part.lower())
                     yield Term(word, word, TermKind.word, weight * 0.6, token.lower())
                 elif 2 <= len(part) < _MIN_WORD and part.isupper() and part.lower() not in PROSE_ACRONYMS:
-                    # An acronym however short ("GC-related", "TLS-only"): a name the output writes on its own.
+                    # An acronym however short ("GC-related", "IO-bound"): a name the output writes on its own.
                     yield Term(part, part.lower(), TermKind.identifier, weight * 0.6, token.lower())
 
 
