@@ -76,6 +76,7 @@ from .shapes import (
     extreme_rows,
     failed_tests,
     heading_of,
+    indented_under,
     is_rule,
     json_findings,
     lines_between,
@@ -513,7 +514,7 @@ def select_preview(
     )
     picks.extend(
         (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)
-        for pick in failed_tests(view, shape, tail)
+        for pick in failed_tests(view, shape, tail, utf8)
     )
     if intent is not None and intent.versions:
         picks.extend(
@@ -1421,14 +1422,7 @@ def _definition_body(view: TextView, span: Span) -> list[Span]:
     heading = member or (bare.endswith(':') and len(bare.split()) == 1)
     if bare.endswith((':', '{')) and not heading:
         return list(view.forward(span, DEFINITION_BODY))
-    indent = len(content) - len(content.lstrip(' \t'))
-    body: list[Span] = []
-    for following in view.forward(span, RECORD_BODY if heading else DEFINITION_PARAGRAPH):
-        line = view.content(following)
-        if not line.strip() or len(line) - len(line.lstrip(' \t')) <= indent:
-            break
-        body.append(following)
-    return body
+    return indented_under(view, span, RECORD_BODY if heading else DEFINITION_PARAGRAPH)
 
 
 _EXCEPTION_LINE = re.compile(r'\n((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning))(?::|\n)')

@@ -1214,7 +1214,7 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
     if kind is ShapeKind.key_value:
         if shape.variant == 'expanded':
             return _record_fields(view, span) if whole else []
-        described = _indented_under(view, span) if shape.variant == 'manual' else []
+        described = indented_under(view, span) if shape.variant == 'manual' else []
         return [*_section_of(view, span, whole=whole), *_setting_below(view, span), *described]
     if kind is ShapeKind.json:
         return _json_siblings(view, span)
@@ -1740,12 +1740,13 @@ INDENTED_UNDER = 2
 """Lines indented under a manual's entry shown with it: its type and default (`node --v8-options`), its first words."""
 
 
-def _indented_under(view: TextView, span: Span) -> list[Span]:
-    """The first lines indented deeper than `span` right under it: what a manual says of the option a line names."""
+def indented_under(view: TextView, span: Span, most: int = INDENTED_UNDER) -> list[Span]:
+    """The first lines (at most `most`) indented deeper than `span` right under it, to a blank line: what a manual says
+    of the option a line names, the paragraph under a definition."""
     content = view.content(span)
     depth = len(content) - len(content.lstrip(' \t'))
     under: list[Span] = []
-    for line in view.forward(span, INDENTED_UNDER):
+    for line in view.forward(span, most):
         text = view.content(line)
         if not text.strip() or len(text) - len(text.lstrip(' \t')) <= depth:
             break
@@ -5853,23 +5854,12 @@ FAILED_TEST_PRIORITY = 438.0
 """Under a pytest run's own `FAILED` summary lines, over the rest of a run's digest."""
 
 
-def _failed_test_marks(text: str) -> list[list[int] | None] | None:
+def _failed_test_marks(text: str, utf8: bytes | None) -> list[list[int] | None] | None:
     """Where each of `_FAILED_TEST_MARKS` begins in `text` (up to `FAILED_TEST_READ` places each; `None` for a mark
-    with more), from one scan of a multi-literal engine: a search per mark reads a megabyte a dozen times, most of
-    them for marks of other runners that are nowhere in it. `None` without an engine."""
-    if text.isascii():
-        # The crosses of Jest and node's runner are nowhere in a text of ASCII: the rest, in one scan of it.
-        ascii_marks = [index for index, mark in enumerate(_FAILED_TEST_MARKS) if mark.isascii()]
-        scanned = literal_places(
-            text, [(_FAILED_TEST_MARKS[index], False) for index in ascii_marks], cap_each=FAILED_TEST_READ
-        )
-        if scanned is None:
-            return None
-        places: list[list[int] | None] = [[] for _ in _FAILED_TEST_MARKS]
-        for index, listed in zip(ascii_marks, scanned, strict=True):
-            places[index] = listed
-        return places
-    data = text.encode('utf-8', 'surrogatepass')
+    with more), from one scan of its UTF-8 (`utf8` when the caller has it, as a spill does) by a multi-literal engine:
+    a search per mark reads a megabyte a dozen times, most of them for marks of other runners that are nowhere in it.
+    `None` without an engine."""
+    data = utf8 if utf8 is not None else text.encode('utf-8', 'surrogatepass')
     found = literal_places_utf8(data, [(mark, False) for mark in _FAILED_TEST_MARKS], cap_each=FAILED_TEST_READ)
     if found is None:
         return None
@@ -5877,7 +5867,7 @@ def _failed_test_marks(text: str) -> list[list[int] | None] | None:
     return [[offsets[place] for place in places] if places is not None else None for places in found]
 
 
-def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
+def failed_tests(view: TextView, shape: Shape, tail: list[Span], utf8: bytes | None = None) -> list[Pick]:
     """The lines naming the tests that failed, in a test run of a runner without a digest of its own (Go, TAP, Jest,
     test-unit): read when the run says it is one (its shape, or a tally of failed tests at its end). A Go
     run's parent tests fail with each subtest: the innermost say which."""
@@ -5889,7 +5879,7 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span]) -> list[Pick]:
             return []
     text = view.text
     found: dict[Span, int] = {}  # each line, with its indentation
-    scanned = _failed_test_marks(text)
+    scanned = _failed_test_marks(text, utf8)
     for index, mark in enumerate(_FAILED_TEST_MARKS):
         places = scanned[index] if scanned is not None else None
         if places is not None:
