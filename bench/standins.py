@@ -117,13 +117,15 @@ def load_cases(path: Path = HERE / 'cases.json') -> list[Case]:
 
 
 _KEY_SEPARATOR = re.compile(r'"\s*:\s+')
+_MEMBER_SEPARATOR = re.compile(r'(?<=[\d"el]),\s+(?=")')
+"""Between members (`"year": 2011, "sales": null`), after a number, a string or a constant, before the next name."""
 
 
 def _compact_json_fact(fact: str) -> str:
     """A fact copied from a line of a pretty-printed JSON capture (`"percent_covered": 96.9,`), as compact JSON
-    spells it (`"percent_covered":96.9,`): the tool returns the parsed value, and every configuration shows the
-    model compact JSON, so a fact is judged on its content, not on the capture's indentation."""
-    return _KEY_SEPARATOR.sub('":', fact).removesuffix(' {').removesuffix(' [')
+    spells it (`"percent_covered":96.9,`), its members apart by a bare comma: the tool returns the parsed value, and
+    every configuration shows the model compact JSON, so a fact is judged on its content, not on its spacing."""
+    return _MEMBER_SEPARATOR.sub(',', _KEY_SEPARATOR.sub('":', fact)).removesuffix(' {').removesuffix(' [')
 
 
 def fact_seen(fact: str | tuple[str, ...], seen: str) -> bool:

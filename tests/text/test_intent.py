@@ -943,3 +943,18 @@ def test_a_ranking_in_a_year_ranks_by_that_years_column() -> None:
     )
     shown = select_preview(compact_json(records), 1_000, intent=intent).text
     assert f'"customer":"{top["customer"]}"' in shown and f'"y2023":{top["y2023"]}' in shown
+
+
+@pytest.mark.parametrize(
+    ('prompt', 'missing'),
+    [
+        ('Which countries have no infant mortality figure in the 2011 data?', True),
+        ('Flag any city we cannot compare because data is missing.', True),
+        ('Which classical tracks have no composer listed?', True),
+        ('Which rows hold NULL in the price column?', True),
+        ('Which tracks are the longest?', False),
+        ('No rush: which composer wrote the most tracks?', False),
+    ],
+)
+def test_a_request_asking_where_values_are_missing_says_so(prompt: str, missing: bool) -> None:
+    assert Intent.gather(prompt=prompt).missing is missing

@@ -649,6 +649,28 @@ def test_records_a_request_names_leave_out_long_values_before_the_members_after_
     assert '"InvoiceId":145,' in preview.text and '"Total":13.86}' in preview.text
 
 
+def test_asked_where_values_are_missing_the_records_holding_a_null_in_the_member_named_show() -> None:
+    # `sqlite3 -json` over Chinook's classical tracks (real): 6 of 74 have no composer. Asked which, those records show
+    # with the null, not the first records and the last.
+    text = compact_json(json.loads(data('json', 'sqlite_json_chinook_classical_composers.json.gz')))
+    preview = asked(text, 'Which classical tracks have no composer listed in the catalogue?')
+    shown = [line for line in preview.text.splitlines() if '"Composer":null' in line]
+    assert len(shown) >= 4, preview.text
+    assert all(re.match(r'\{"TrackId":34[4-9]\d,', line) for line in shown), shown
+    assert_adds_up(preview, text, 1_000)
+
+
+def test_a_member_null_in_most_records_is_no_answer_to_where_values_are_missing() -> None:
+    records = [
+        {'id': n, 'name': f'item-{n}', 'note': None if n % 4 else 'x', 'size': None if n == 57 else n}
+        for n in range(90)
+    ]
+    text = compact_json(records)
+    preview = asked(text, 'Which items are missing a size or a note?')
+    # The notes missing from three records in four are the list's texture: the size missing from one is the answer.
+    assert '{"id":57,"name":"item-57","note":null,"size":null}' in preview.text, preview.text
+
+
 def test_asked_what_takes_up_the_space_a_listing_shows_its_largest_entries() -> None:
     """`zipinfo` of a Pillow wheel built here: the request asks for the largest entries without saying "largest"."""
     listing = data('listing', 'zipinfo_pillow_wheel.txt')

@@ -326,6 +326,9 @@ class Intent:
     measure: str = ''
     """With `extreme`, the word for what is ranked, lowercased, when the request says it ("use the most memory":
     `memory`; "the largest size": `size`): a table's column or a record's member it names is the one ranked."""
+    missing: bool = False
+    """The request asks where values are missing ("which countries have no infant mortality figure", "flag any city
+    whose data is missing"): the records holding nulls answer it."""
 
     def __bool__(self) -> bool:
         return bool(self.terms)
@@ -417,6 +420,7 @@ class Intent:
             _versions(prompt, text),
             _WARNINGS.search('\n'.join((prompt, text, thinking))) is not None,
             measure,
+            _MISSING.search('\n'.join((prompt, text, thinking))) is not None,
         )
 
 
@@ -551,6 +555,16 @@ the space", "which files dominate the size", "the lowest coverage". Not "at most
 
 _WARNINGS = re.compile(r'\bwarn(?:s|ed|ing|ings)?\b', re.IGNORECASE)
 """A request that asks about warnings (not the call's arguments: `-Wall`, `--warnings` say how it runs)."""
+
+
+_MISSING = re.compile(
+    r'\b(?:missing|nulls?|blanks?|NaN|N/A|lack(?:s|ing)?'
+    r'|(?:no|without(?: an?| any)?) (?:[\w-]+ ){0,3}(?:figures?|values?|data|numbers?|entr(?:y|ies)|readings?)'
+    r'|(?:no|without(?: an?| any)?) [\w-]+ (?:listed|given|set|recorded|known|on file))\b',
+    re.IGNORECASE,
+)
+"""A request asking where values are missing ("no infant mortality figure", "no composer listed"; not the call's
+arguments: `IS NOT NULL` in a query says what it kept)."""
 
 
 def _extreme(*contents: str) -> tuple[int, str]:

@@ -2189,6 +2189,8 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
     picks += _rare_records(text, first, following[1], len(picks) - 1, record_at)
     if intent is not None and intent.extreme:
         picks += _extreme_records(text, record_at(first), intent, record_at)
+    if intent is not None and intent.missing:
+        picks += _missing_records(text, marker, intent, record_at)
     scanned = 0
     offer: Offer | None = None
     chosen: list[tuple[int, int]] = []
@@ -2230,7 +2232,7 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
             pieces.append(_record_gap(skipped) if skipped else f' …[{start - cursor:,} chars cut]… ')
             places += 1
         at = focus - start if focus >= 0 else -1
-        shown, kept_part, cuts = _fit_record(text[start:end], _record_limit(limit, focus), at)
+        shown, kept_part, cuts = _fit_record(text[start:end], _record_limit(text, limit, focus), at)
         pieces.append(shown)
         places += cuts
         kept_chars += kept_part
@@ -2310,6 +2312,61 @@ def _extreme_records(
     ]
 
 
+MISSING_RECORDS = 6
+"""Records holding a null that a request asking for missing values is shown, each of its own first value (one of a
+city's years with no sales), at most."""
+MISSING_PRIORITY = EXTREME_PRIORITY - 1
+"""Under the records a request ranks by a measure, above those its words find: asked which rows lack a value, the
+rows lacking it are the answer."""
+_NULL_MEMBER = re.compile(r'"([A-Za-z_][\w-]{0,40})":null(?=[,}])')
+
+
+def _missing_records(
+    text: str, marker: str, intent: Intent, record_at: Callable[[int], tuple[int, int]]
+) -> list[tuple[float, tuple[int, int], int]]:
+    """Asked where values are missing ("which countries have no infant mortality figure"), the records holding a null
+    in a member the request names (`infant_mortality`), or in any member when it names none, each cut around it. A
+    member null in most records is the list's texture, not an answer; of records opening with the same value (one
+    city's years), the first says it."""
+    if len(text) > EXTREME_RECORDS_CHARS:
+        return []
+    nulls = [(found.group(1), found.start()) for found in _NULL_MEMBER.finditer(text)]
+    if not nulls:
+        return []
+    records = text.count(marker)
+    per_member = Counter(name for name, _ in nulls)
+    usable = {name for name, count in per_member.items() if count * 2 <= records}
+    # The member the request names most (by the weight of the words naming it): a query's arguments list every column
+    # it selects, the question the one it asks about (`infant mortality`).
+    named = {name: sum(term.weight for term in intent.terms if _names_member(name, term.key)) for name in usable}
+    best = max(named.values(), default=0.0)
+    wanted = {name for name, weight in named.items() if weight >= best / 2} if best else usable
+    picks: list[tuple[float, tuple[int, int], int]] = []
+    openings: set[str] = set()
+    for name, place in nulls:
+        if name not in wanted:
+            continue
+        span = record_at(place)
+        comma = text.find(',', span[0], place)
+        opening = text[span[0] : comma if comma != -1 else place]
+        if opening in openings:
+            continue
+        openings.add(opening)
+        picks.append((MISSING_PRIORITY - 0.01 * len(picks), span, place))
+        if len(picks) >= MISSING_RECORDS:
+            break
+    return picks
+
+
+def _names_member(name: str, key: str) -> bool:
+    """Whether a request's term names a record's member: as a measure would (`_measured_by`), or by each of its words
+    (`infant-mortality`, `b.sales`: a query's alias)."""
+    if _measured_by(name, key):
+        return True
+    parts = [part for part in re.split(r'[\W_]+', key) if len(part) > 2]
+    return len(parts) > 1 and all(_measured_by(name, part) for part in parts)
+
+
 _NUMBER_MEMBER = re.compile(r'"((?:[^"\\\n]|\\.){1,60})":-?\d[\d.]*(?:[eE][-+]?\d+)?(?=[,}])')
 """A member holding a number, whatever its name is spelled with (`"Cost Total $":7043545`)."""
 
@@ -2380,7 +2437,7 @@ def _fit_record(record: str, limit: int, focus: int) -> tuple[str, int, int]:
     """A record in about `limit` characters. One shown for what the request names there (`focus`, else -1) keeps every
     member's name and its short values: the longest string values elsewhere in it are left out (`"email":…`), as few
     as it takes for the rest to show whole; one they would not spare a cut is cut in its middle. The place it was chosen
-    for and its first member stay whole."""
+    for and its first long string (what names a record opening with its id) stay whole."""
     if focus < 0 or len(record) <= limit * OVERSHOOT:
         return _fit(record, limit, focus)
     values = [found.span(1) for found in _LONG_VALUE.finditer(record)]
@@ -2389,8 +2446,8 @@ def _fit_record(record: str, limit: int, focus: int) -> tuple[str, int, int]:
     for start, end in sorted(values, key=lambda span: span[0] - span[1]):
         if length <= limit * OVERSHOOT:
             break
-        if start <= focus < end or start == values[0][0] == record.find(':') + 1:
-            continue  # what it was chosen for, and what the record is (its first member)
+        if start <= focus < end or start == values[0][0]:
+            continue  # what it was chosen for, and what the record is (its first member, or its first string's)
         dropped.append((start, end))
         length -= end - start - len(ELIDED)
     if not dropped or length > limit * OVERSHOOT:
@@ -2404,9 +2461,18 @@ def _fit_record(record: str, limit: int, focus: int) -> tuple[str, int, int]:
     return ''.join(pieces), length - len(dropped) * len(ELIDED), len(dropped)
 
 
-def _record_limit(limit: int, focus: int) -> int:
-    """A record shown for what the request names there is cut to its opening and that place: shorter."""
-    return limit if focus < 0 else max(160, limit * 2 // 3)
+def _record_limit(text: str, limit: int, focus: int) -> int:
+    """A record shown for what the request names there is cut to its opening and that place: shorter. One shown for
+    the value it lacks (`"Composer":null`) needs no more than that: its long strings are left out first."""
+    if focus < 0:
+        return limit
+    if _NULL_MEMBER.match(text, focus):
+        return LACKING_RECORD
+    return max(160, limit * 2 // 3)
+
+
+LACKING_RECORD = 110
+"""Room for a record shown for a member it holds no value in: what it is, and the null."""
 
 
 LAST_RECORD_NAMED = 400.0
@@ -2423,7 +2489,8 @@ def _pack_records(
     for _, (start, end), focus in picks:
         if start in kept:
             continue
-        shown = len(_fit_record(text[start:end], _record_limit(limit, focus), focus - start if focus >= 0 else -1)[0])
+        at = focus - start if focus >= 0 else -1
+        shown = len(_fit_record(text[start:end], _record_limit(text, limit, focus), at)[0])
         grown = size + shown + 1 + widest
         if grown > room:
             continue
