@@ -1671,3 +1671,27 @@ def test_matched_lines_of_one_form_give_way_after_two_to_lines_of_other_forms() 
     ]
     varied = [text[line.start : line.end].split()[0] for line in preview_module._varied(text, lines)]
     assert varied == ['CLOSE-WAIT', 'CLOSE-WAIT', 'LISTEN', 'CLOSE-WAIT', 'CLOSE-WAIT']
+
+
+def test_a_jvm_thread_dump_shows_the_thread_holding_the_monitor_the_others_wait_to_lock() -> None:
+    # `jstack -l` of a small server built here (real): `index-rebuild` sleeps holding the index's monitor, eight request
+    # threads wait to lock it, four idle pool threads and the JVM's own threads say nothing.
+    dump = data('logs', 'jstack_catalog_index_rebuild.txt')
+    for preview in (select_preview(dump, 1_000), asked(dump, 'The catalog stopped answering: why do requests hang?')):
+        assert_adds_up(preview, dump, 1_000)
+        shown = preview.text
+        assert '\tat com.shop.catalog.CatalogServer.rebuildIndex(CatalogServer.java:10)' in shown, shown
+        assert '\t- locked <0x000000069ec19c50> (a java.lang.Object)' in shown
+        assert '\tat java.lang.Thread.sleep(java.base@17.0.15/Native Method)' in shown  # what it does holding it
+        assert '\tat com.shop.catalog.CatalogServer.lookup(CatalogServer.java:15)' in shown  # where the others wait
+        assert '\t- waiting to lock <0x000000069ec19c50> (a java.lang.Object)' in shown
+
+
+def test_a_jvm_thread_dump_with_a_deadlock_shows_the_jvms_account_of_it() -> None:
+    # `jstack -l` of two transfers locking two accounts in opposite orders (real), six reporters waiting behind them.
+    dump = data('logs', 'jstack_ledger_deadlock.txt')
+    preview = select_preview(dump, 1_000)
+    assert_adds_up(preview, dump, 1_000)
+    assert 'Found one Java-level deadlock:' in preview.text
+    assert '  which is held by "transfer-checking-to-savings"' in preview.text
+    assert '  which is held by "transfer-savings-to-checking"' in preview.text

@@ -507,7 +507,10 @@ def select_preview(
             if asked_lines and pick.role == 'first of kind'
             else pick.priority,
             # A step's rows are what the table is read for: whole, as far as twice a plain line's room.
-            [_Line(s, plain_limit * (2 if pick.role == 'step' else 1), pick.focus, role=pick.role) for s in pick.spans],
+            [
+                _Line(s, pick.limit or plain_limit * (2 if pick.role == 'step' else 1), pick.focus, role=pick.role)
+                for s in pick.spans
+            ],
             pick.role,
         )
         for pick in digest(view, shape, head, tail, sample, counted, asked_words)

@@ -95,6 +95,8 @@ class Pick:
     role: str = 'shape'
     focus: int = -1
     """Where in the text the part of its (one) line it was picked for begins, when that line is cut to fit."""
+    limit: int = 0
+    """Characters each of its lines is shown in at most (a longer one is cut), when less than a plain line's room."""
 
 
 _UNINDENTED = re.compile(r'\n(?=[^\s])')
@@ -498,6 +500,10 @@ def detect(view: TextView, head: list[Span], sample: list[Span]) -> Shape:
         for line, following in pairwise(head_lines[1 : JSON_PREAMBLE + 1])
     ):
         return Shape(ShapeKind.json, 'indented')  # a document after a few lines of warnings (`pip --report -`)
+    if any(line.startswith(_JAVA_STATE) for line in head_lines) and any(
+        _JAVA_THREAD.match(line) for line in head_lines
+    ):
+        return Shape(ShapeKind.log, 'threads')  # a JVM's thread dump (`jstack`, `jcmd Thread.print`)
     if any(_GDB_THREAD.match(line) for line in head_lines) and any(
         _GDB_FRAME.match(line) or _PYSPY_FRAME.match(line) for line in nonblank
     ):
@@ -2204,7 +2210,7 @@ def digest(
         return [*_sized_digest(view, head, tail), *_largest_entries(view), *rare, *changed]
     if kind is ShapeKind.log:
         if shape.variant == 'threads':
-            return _thread_stacks(view)
+            return _java_threads(view) or _thread_stacks(view)
         return [
             *_final_report(view, tail),
             *_run_end(view, head, tail, sample),
@@ -3166,6 +3172,175 @@ def _thread_stacks(view: TextView) -> list[Pick]:
         if len(telling) > 1:
             picks.append(Pick(priority - 0.3, tuple(telling[1:OWN_FRAMES]), 'rare'))
     return picks
+
+
+_JAVA_STATE = '   java.lang.Thread.State: '
+"""The line under a thread's first line in a JVM's thread dump (`jstack`, `jcmd Thread.print`, `kill -3`)."""
+_JAVA_THREAD = re.compile(r'"[^"\n]*" (?:#\d+ )?[^\n]*\bnid=')
+"""A thread's first line in such a dump: `"order-worker-3" #18 prio=5 os_prio=0 ... nid=0x7061 waiting for monitor`."""
+_JAVA_LINE = re.compile(
+    r'\n(?:\tat ([^\s(]+)\(|\t- (waiting to lock|waiting on|parking to wait for|locked) +<(0x[0-9a-f]+)>)'
+)
+"""A frame of a thread's stack (its method), or what it waits for or holds (`- waiting to lock <0x...> (a Cache)`)."""
+_PLATFORM = ('java.', 'javax.', 'jdk.', 'sun.', 'com.sun.')
+"""The packages of the JVM's own classes: a frame in them says how a thread waits, not in whose code."""
+JAVA_DUMP_CHARS = 4 * 1024 * 1024
+"""Thread dumps up to this size are read for what their threads wait on (thousands of threads)."""
+JAVA_GROUPS = 2
+"""Groups of threads stuck alike (in the same methods of the program, waiting the same way) shown, the largest first."""
+JAVA_LONE = 2
+"""Threads in the program's own code, stuck unlike any other (a sleep inside a transaction), shown at most."""
+HOLDER_FRAMES = 1
+"""The innermost frames shown of the thread holding what others wait for: what it is doing itself (a socket read)."""
+_DEADLOCK = 'Found one Java-level deadlock:'
+DEADLOCK_LINES = 7
+"""Lines of a dump's account of a deadlock shown: its title, then each thread, the monitor it waits for and who holds
+it, for the first two threads of the cycle."""
+JAVA_LINE = 100
+"""Room for a line of a thread dump's digest: a thread's first line to its time alive, a frame, what it waits for."""
+STUCK_PRIORITY = 901.0
+"""Over the lines a request's words find: asked why a service hangs, the thread holding what the others wait for, and
+what they wait in, are the answer."""
+
+
+class _JavaThread:
+    """One thread of a JVM's dump: its first line, the state line under it, its frames (each method and line), how it
+    waits (`waiting to lock`), for what (an address) and that line, and what it holds (each address, the line, and
+    how many frames are above it)."""
+
+    __slots__ = ('frames', 'header', 'held', 'state', 'waits')
+
+    def __init__(self, header: Span) -> None:
+        self.header = header
+        self.state: Span | None = None
+        self.frames: list[tuple[str, Span]] = []
+        self.waits: tuple[str, str, Span] | None = None
+        self.held: list[tuple[str, Span, int]] = []
+
+    def own(self) -> list[tuple[str, Span]]:
+        return [(method, span) for method, span in self.frames if not method.startswith(_PLATFORM)]
+
+
+def _java_threads(view: TextView) -> list[Pick]:
+    """In a JVM's thread dump, what a reader looks for when a service hangs: the thread holding the monitor others wait
+    to lock (its innermost frames: what it is doing itself; where in the program it took the lock), each group of
+    threads stuck alike in the program's code, the largest first (what they wait for, and in which of its methods),
+    and a thread stuck in the program's code unlike any other (a sleep while it holds a transaction). Threads in the
+    JVM's own code only (its compilers, idle pool threads) say nothing of the program."""
+    text, end = view.text, view.end
+    if view.total > JAVA_DUMP_CHARS or text.find(_JAVA_STATE, 0, end) == -1:
+        return []
+    threads: list[_JavaThread] = []
+    place = text.find('\n"', 0, end)
+    while place != -1:
+        span = view.line_at(place + 1)
+        if _JAVA_THREAD.match(view.content(span)):
+            threads.append(_JavaThread(span))
+        place = text.find('\n"', span[1], end)
+    if len(threads) < 2:
+        return []
+    starts = [thread.header[0] for thread in threads]
+    for thread in threads:
+        below = view.next_line(thread.header)
+        if below is not None and view.content(below).startswith(_JAVA_STATE):
+            thread.state = below
+    for found in _JAVA_LINE.finditer(text, threads[0].header[1], end):
+        thread = threads[bisect_right(starts, found.start()) - 1]
+        span = view.line_at(found.start() + 1)
+        if found.group(1) is not None:
+            thread.frames.append((found.group(1), span))
+        elif found.group(2) == 'locked':
+            thread.held.append((found.group(3), span, len(thread.frames)))
+        elif thread.waits is None:
+            thread.waits = (found.group(2), found.group(3), span)
+    # The program's own code: the package most threads outside the JVM's own code start in (`com.acme`), where a
+    # library's frames (a pool's, a driver's) say how it got there.
+    entries = Counter('.'.join(own[-1][0].split('.')[:2]) for thread in threads if (own := thread.own()))
+    program = entries.most_common(1)[0][0] + '.' if entries else ''
+    waiters = Counter(thread.waits[1] for thread in threads if thread.waits is not None and thread.own())
+    picks: list[Pick] = []
+    shown: set[int] = set()
+    # The JVM's own account of a deadlock: which thread waits for the monitor which other holds.
+    found = text.find(_DEADLOCK, threads[0].header[1], end)
+    if found != -1:
+        lines: list[Span] = []
+        line: Span | None = view.line_at(found)
+        while line is not None and len(lines) < DEADLOCK_LINES:
+            content = view.content(line)
+            if content.startswith('Java stack information'):
+                break
+            if content.strip() and not is_rule(content):
+                lines.append(line)
+            line = view.next_line(line)
+        picks.append(Pick(STUCK_PRIORITY + 0.6, tuple(lines), 'stuck', limit=JAVA_LINE))
+    # The thread holding what most threads wait to lock (not one waiting on it itself: `Object.wait()` lets go of the
+    # monitor it is printed as holding).
+    for address, count in waiters.most_common():
+        if count < 2:
+            break
+        holder = next(
+            (
+                (index, thread, (taken, frames))
+                for index, thread in enumerate(threads)
+                for held, taken, frames in thread.held
+                if held == address and (thread.waits is None or thread.waits[1] != address)
+            ),
+            None,
+        )
+        if holder is None:
+            continue
+        index, thread, (taken, frames) = holder
+        shown.add(index)
+        # The frame printed over the line saying it holds the monitor is the method that took it.
+        above = [span for _, span in thread.frames[max(0, frames - 1) : frames]]
+        lines = [thread.header, *above, taken]
+        picks.append(Pick(STUCK_PRIORITY + 0.5, tuple(sorted(set(lines))), 'stuck', limit=JAVA_LINE))
+        inner = [span for _, span in thread.frames[:HOLDER_FRAMES]] + _program_frame(thread, program)
+        picks.append(Pick(STUCK_PRIORITY + 0.4, tuple(sorted({thread.header, *inner})), 'stuck', limit=JAVA_LINE))
+        break
+    # Threads stuck alike: in the same state, through the same methods of the program, waiting the same way.
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for index, thread in enumerate(threads):
+        own = thread.own()
+        if not own or index in shown:
+            continue
+        state = view.content(thread.state).strip() if thread.state is not None else ''
+        how = thread.waits[0] if thread.waits is not None else ''
+        groups.setdefault((state, how, *(method for method, _ in own[:6])), []).append(index)
+    ranked = sorted(groups.values(), key=lambda members: (-len(members), members[0]))
+    crowds = [members for members in ranked if len(members) > 1][:JAVA_GROUPS]
+    for rank, members in enumerate(crowds):
+        thread = threads[members[0]]
+        lines = [thread.header]  # its first line says how it waits; the line under it says what for
+        if thread.waits is not None:
+            waited = thread.waits[2]
+            above = [(method, span) for method, span in thread.frames if span[1] < waited[0]][-1:]
+            lines += [span for method, span in above if not method.startswith(_PLATFORM)] + [waited]
+        lines += _program_frame(thread, program)
+        picks.append(Pick(STUCK_PRIORITY + 0.3 - rank * 0.1, tuple(sorted(set(lines))), 'stuck', limit=JAVA_LINE))
+    # A thread alone in the program's code, not running there: sleeping or waiting where no other thread is.
+    lone: list[_JavaThread] = []
+    for members in ranked:
+        thread = threads[members[0]]
+        if len(members) > 1 or thread.state is None or 'RUNNABLE' in view.content(thread.state):
+            continue
+        if not thread.frames[0][0].startswith(_IDLE_WAITS):
+            lone.append(thread)
+    for rank, thread in enumerate(lone[:JAVA_LONE]):
+        lines = [thread.header, *_program_frame(thread, program)]
+        # After what most threads are stuck on, the one stuck unlike them: where a culprit hides.
+        picks.append(Pick(STUCK_PRIORITY + 0.25 - rank * 0.01, tuple(sorted(set(lines))), 'stuck', limit=JAVA_LINE))
+    return picks
+
+
+def _program_frame(thread: _JavaThread, program: str) -> list[Span]:
+    """A thread's innermost frame in the program's own code, else in any code but the JVM's: where it is stuck."""
+    own = thread.own()
+    return [span for method, span in own if method.startswith(program)][:1] or [span for _, span in own[:1]]
+
+
+_IDLE_WAITS = ('jdk.internal.misc.Unsafe.park', 'java.lang.Object.wait')
+"""How a thread waits for work (parked, in `Object.wait()`): alone, such a thread is a pool's or a timer's, idle."""
 
 
 _DIFFSTAT = re.compile(r' ?\S.*? +\| +(?:(\d+)(?: ([-+]+))?|Bin(?: \d+ -> \d+ bytes)?)$')
