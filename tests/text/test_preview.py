@@ -1695,3 +1695,14 @@ def test_a_jvm_thread_dump_with_a_deadlock_shows_the_jvms_account_of_it() -> Non
     assert 'Found one Java-level deadlock:' in preview.text
     assert '  which is held by "transfer-checking-to-savings"' in preview.text
     assert '  which is held by "transfer-savings-to-checking"' in preview.text
+
+
+def test_an_rspec_run_shows_its_failed_examples_and_what_the_first_failures_expected_and_got() -> None:
+    # `rspec --format documentation` of Rainbow with its RGB-to-ANSI mapping broken here (real): 6 of 220 examples fail.
+    run = data('test_runs', 'rspec_doc_rainbow_ansi_domain.txt')
+    for preview in (select_preview(run, 1_000), asked(run, 'I changed the RGB mapping in color.rb: what broke?')):
+        shown = preview.text
+        assert '  allows foreground coloring by color rgb (FAILED - 1)' in shown, shown
+        assert '      is expected to eq [38, 5, 39] (FAILED - 5)' in shown
+        assert '  1) Rainbow() wrapper allows foreground coloring by color rgb' in shown
+        assert '            got: "\\e[38;5;251mhello\\e[0m"' in shown

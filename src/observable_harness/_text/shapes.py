@@ -5999,22 +5999,23 @@ def _ctest_causes(view: TextView) -> list[Pick]:
 
 _FAILED_TEST_MARKS = (
     *('--- FAIL: ', 'not ok ', '\u2715 ', '\u2716 ', '\u2717 ', '\u00d7 ', 'Failure: ', 'Error: ', '***'),
-    *('[FAIL]', '[ERROR]', '[  FAILED  ] '),
+    *('[FAIL]', '[ERROR]', '[  FAILED  ] ', '(FAILED - '),
 )
 """Literals the lines naming a failed test hold, in the runners' words: Go's `--- FAIL: TestX (0.00s)`, TAP's
 `not ok 2 - ...` (prove, node's tap), the crosses of Jest, node's runner and others (`✕ parses ...`, `✖ renders`),
 test-unit's `Failure: test_x(Case)` (`Error: test_x(Case)` for one that raised), CTest's
 `26/28 Test #26: name ...***Failed`, trial's `    test_x ...   [FAIL]`, GoogleTest's
-`[  FAILED  ] suite.name (0 ms)`."""
+`[  FAILED  ] suite.name (0 ms)`, RSpec's documentation format (`  returns nil for #port (FAILED - 3)`)."""
 _FAILED_TEST = re.compile(
     r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2716\u2717\u00d7] \S'
     r'|(?:Failure|Error): test\w*\('
     r'|\d+/\d+ Test +#\d+: \S+ [ .]*\*\*\*[A-Z]'
     r'|\w+ \.\.\. +\[(?:FAIL|ERROR)\]$'
-    r'|\[  FAILED  \] \S+ \(\d+ ms\)$)'  # GoogleTest's verdict on one test (its list at the end has no time)
+    r'|\[  FAILED  \] \S+ \(\d+ ms\)$'  # GoogleTest's verdict on one test (its list at the end has no time)
+    r'|\S[^\n]* \(FAILED - \d+\)$)'  # RSpec's example, under the groups it is in
 )
 """The whole of such a line's opening: a TAP test marked `# TODO` or `# SKIP` was expected to fail."""
-_TESTS_FAILED = re.compile(r'\btests?\b.*\bfail|\bfail.*\btests?\b')
+_TESTS_FAILED = re.compile(r'\b(?:tests?|examples?)\b.*\bfail|\bfail.*\b(?:tests?|examples?)\b')
 """A test run's tally of failures, lowercased: `tests: 1 failed, 793 passed`, `606 tests, ... 3 failures`,
 `failed 1/63 test programs`."""
 FAILED_TESTS = 6
@@ -6086,7 +6087,7 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span], utf8: bytes | N
             continue
         shown.add(content)
         named.append(span)
-    picks: list[Pick] = []
+    picks: list[Pick] = _rspec_failures(view) if any(_RSPEC_FAILED.search(view.content(s)) for s in named) else []
     for rank, span in enumerate(named[:FAILED_TESTS]):
         priority = FAILED_TEST_PRIORITY - rank * 0.01
         if rank < FAILED_TEST_NOTES and (messages := _gtest_messages(view, span)):
@@ -6096,6 +6097,9 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span], utf8: bytes | N
             # A TAP assertion says what it checked, not which test: the test's title above it, and where it failed from
             # the diagnostics under it (`at: Test.<anonymous> (test/parse.js:374:12)`).
             picks.append(Pick(priority, tap, 'failed'))
+        if _RSPEC_FAILED.search(view.content(span)):
+            picks.append(Pick(priority - 0.005, (span,), 'failed'))
+            continue  # the line under it is the next example: RSpec says what failed in its list of failures
         below = view.next_line(span)
         # The line under it says what failed or where (`test_x.rb:42:in ...`, `# Failed test ...`), unless it is the
         # next test's (Go prints a test's messages above its verdict).
@@ -6108,6 +6112,37 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span], utf8: bytes | N
                 picks.append(Pick(priority + 0.001, (span, below, shown_with), 'failed'))
             picks.append(Pick(priority, (span, below), 'failed'))
         picks.append(Pick(priority - 0.005, (span,), 'failed'))
+    return picks
+
+
+_RSPEC_FAILED = re.compile(r' \(FAILED - \d+\)$')
+_RSPEC_FAILURE = re.compile(r'\n  (\d+)\) \S')
+"""A failure's title in RSpec's list of them under `Failures:` (`  3) Addressable::URI when frozen returns nil ...`)."""
+RSPEC_FAILURE_LINES = 3
+"""Lines shown of a failure in RSpec's list, past its title: the expectation that failed (`Failure/Error: ...`), then
+what it found (`expected: nil`, `got: 80`; an exception's class and message)."""
+
+
+def _rspec_failures(view: TextView) -> list[Pick]:
+    """The first failures of RSpec's list under `Failures:`, each its title and what failed: the expectation, and what
+    was expected and got (or the exception raised), not the backtrace under them (`# ./spec/x_spec.rb:26:in ...`)."""
+    text, end = view.text, view.end
+    start = text.find('\nFailures:\n')
+    if start == -1:
+        return []
+    picks: list[Pick] = []
+    for rank, found in enumerate(itertools.islice(_RSPEC_FAILURE.finditer(text, start, end), FAILED_TEST_NOTES)):
+        title = view.line_at(found.start() + 1)
+        lines = [title]
+        line = view.next_line(title)
+        while line is not None and len(lines) <= RSPEC_FAILURE_LINES:
+            content = view.content(line).strip()
+            if _RSPEC_FAILURE.match('\n' + view.content(line)) or content.startswith('# '):
+                break
+            if content and content != 'Failure/Error:':
+                lines.append(line)
+            line = view.next_line(line)
+        picks.append(Pick(FAILED_TEST_PRIORITY - 0.5 - rank * 0.01, tuple(lines), 'failed'))
     return picks
 
 
