@@ -1706,3 +1706,14 @@ def test_an_rspec_run_shows_its_failed_examples_and_what_the_first_failures_expe
         assert '      is expected to eq [38, 5, 39] (FAILED - 5)' in shown
         assert '  1) Rainbow() wrapper allows foreground coloring by color rgb' in shown
         assert '            got: "\\e[38;5;251mhello\\e[0m"' in shown
+
+
+def test_a_report_without_codes_shows_the_findings_of_a_kind_found_once_or_twice_among_hundreds() -> None:
+    # `pyflakes networkx` (real): 418 unused imports, 263 star imports, 162 unused locals, and a dictionary key given
+    # two values and a name that may be undefined: the few a reader looks for among the usual.
+    report = data('diagnostics', 'pyflakes_networkx.txt.gz')
+    asked_for = 'pyflakes reports hundreds of things in networkx: which are likely real bugs, not unused imports?'
+    for preview in (select_preview(report, 1_000), asked(report, asked_for)):
+        assert_adds_up(preview, report, 1_000)
+        assert 'test_planarity.py:487:17: dictionary key 1 repeated with different values' in preview.text, preview.text
+        assert "coloring/__init__.py:4:1: 'greedy_color' may be undefined" in preview.text

@@ -2216,6 +2216,7 @@ def digest(
             *_run_end(view, head, tail, sample),
             *_sorted_ends(view, head, tail),
             *_rare_leading(view, head, tail, sample),
+            *_rare_findings(view),
             *_keyed_outliers(view, [*head, *sample, *tail]),
             *_section_tops(view, [*head, *sample, *tail]),
             *_http_exchanges(view, [*head, *sample, *tail]),
@@ -3566,6 +3567,51 @@ RARE_LEADING_CHARS = 512 * 1024
 """Texts up to this size are searched for lines with another value in a column of few values (one pass a column)."""
 RARE_LEADING_SHARE = 0.001
 """A value on at most this share of the lines (or on two) is rare."""
+
+
+_LOCATED = re.compile(r'^[^\s:]+\.\w+:\d+(?::\d+)?: +(\S[^\n]{0,160})', re.MULTILINE)
+"""A finding at a place in a source file (`cow_ws.erl:592:3: The pattern ...`), the start of its message."""
+_LABELLED = re.compile(r'(?:fatal )?(?:error|warning|note|remark|info)\b', re.IGNORECASE)
+"""A message a compiler labels (`warning: conversion ...`): its errors and warnings are read as such."""
+RARE_FINDINGS_CHARS = 256 * 1024
+"""Reports up to this size are read whole for their findings' kinds (one regex pass)."""
+RARE_FINDING_MIN = 8
+"""Findings a report must hold for a kind among them to be rare."""
+RARE_FINDINGS = 3
+"""Findings of a rare kind shown, with the lines that go on from each."""
+RARE_FINDINGS_FIRST = 2
+"""Findings of a rare kind that rank over the lines a request's words find (`RARE_FINDING_PRIORITY`): asked which of
+a report's findings matter, the file it names holds dozens of the usual kind."""
+RARE_FINDING_PRIORITY = 900.5
+FINDING_LINES = 2
+"""Lines indented under a finding shown with it: the rest of its message (the types compared, the contract)."""
+
+
+def _rare_findings(view: TextView) -> list[Pick]:
+    """In a checker's output read as a log (Dialyzer's findings, each message going on over indented lines, without
+    labels or codes), the findings of a kind found once or twice among dozens of another (kinds told apart as a
+    report's without codes are, `_message_kind`: `The call ... breaks the contract` and `The pattern ... can never
+    match` among forty `Type specification ... is a supertype`), each with the lines going on from it: where a real
+    bug stands out of a report's usual noise. A compiler's labelled warnings and errors are read as such instead."""
+    text, end = view.text, view.end
+    if view.total > RARE_FINDINGS_CHARS:
+        return []
+    found = [
+        (_message_kind(match.group(1)), match.start())
+        for match in _LOCATED.finditer(text, 0, end)
+        if not _LABELLED.match(match.group(1))
+    ]
+    if len(found) < RARE_FINDING_MIN:
+        return []
+    kinds = Counter(kind for kind, _ in found)
+    if len(kinds) < 2 or kinds.most_common(1)[0][1] * 4 < len(found):
+        return []  # no usual kind: a report of many kinds, none of them rare by contrast
+    picks: list[Pick] = []
+    for rank, place in enumerate([place for kind, place in found if kinds[kind] <= 2][:RARE_FINDINGS]):
+        line = view.line_at(place)
+        priority = RARE_FINDING_PRIORITY if rank < RARE_FINDINGS_FIRST else HEADER_PRIORITY - 1.5
+        picks.append(Pick(priority - rank * 0.01, (line, *indented_under(view, line, FINDING_LINES)), 'rare'))
+    return picks
 
 
 def _rare_leading(view: TextView, head: list[Span], tail: list[Span], sample: list[Span]) -> list[Pick]:
@@ -6799,8 +6845,8 @@ _QUOTED_PART = re.compile(r'`[^`\n]*`|"[^"\n]*"|\'[^\'\n]*\'')
 """What a message quotes: a name, a value, a line of source."""
 FIRST_OF_KIND = 6
 """Kinds of message whose first is shown: fewer than codes, told apart by words rather than by the tool's own rules."""
-MESSAGE_KINDS_READ = 400
-"""Diagnostics read for their kinds of message, at most."""
+MESSAGE_KINDS_READ = 2000
+"""Diagnostics read for their kinds of message, at most (a rare one may come after hundreds of the usual kind)."""
 
 
 def _message_kinds(view: TextView, *, snippets: bool = False) -> list[Pick]:
@@ -6818,11 +6864,20 @@ def _message_kinds(view: TextView, *, snippets: bool = False) -> list[Pick]:
     # Errors and warnings before notes (a compiler's account of its own work), then the rarest kind, then the first.
     text = view.text
     ordered = sorted(kinds.values(), key=lambda kind: (_severity(text, kind[1]), *kind))[:FIRST_OF_KIND]
+    # Where one kind is a good part of the report, a kind found once or twice is what a reader looks for among them
+    # (a dictionary key given two values among four hundred unused imports): over what a request's words find.
+    read = sum(count for count, _ in kinds.values())
+    usual = max(count for count, _ in kinds.values()) * 4 >= read >= RARE_FINDING_MIN
     picks: list[Pick] = []
-    for rank, (_, start) in enumerate(ordered):
+    boosted = 0
+    for rank, (count, start) in enumerate(ordered):
         line = view.line_at(start)
         spans = (line, *_arrow_pair(view, line)) if snippets else (line,)
-        picks.append(Pick(330 - rank * 0.01, spans, 'first of kind'))
+        if usual and count <= 2 and boosted < RARE_FINDINGS_FIRST:
+            boosted += 1
+            picks.append(Pick(RARE_FINDING_PRIORITY - rank * 0.01, spans, 'rare'))
+        else:
+            picks.append(Pick(330 - rank * 0.01, spans, 'first of kind'))
     return picks
 
 
