@@ -1717,3 +1717,18 @@ def test_a_report_without_codes_shows_the_findings_of_a_kind_found_once_or_twice
         assert_adds_up(preview, report, 1_000)
         assert 'test_planarity.py:487:17: dictionary key 1 repeated with different values' in preview.text, preview.text
         assert "coloring/__init__.py:4:1: 'greedy_color' may be undefined" in preview.text
+
+
+def test_a_check_a_request_names_brings_the_short_record_indented_under_it() -> None:
+    # `checkov -d terraform/azure --compact` over TerraGoat (real): each failed check's line over the resource and the
+    # file it failed in, indented under it. Asked which machine allows passwords, the check's record is the answer.
+    report = data('diagnostics', 'checkov_compact_terragoat_azure.txt')
+    preview = asked(
+        report, 'Does any Azure virtual machine here allow password authentication instead of SSH keys? In which file?'
+    )
+    lines = preview.text.splitlines()
+    check = lines.index('Check: CKV_AZURE_149: "Ensure that Virtual machine does not enable password authentication"')
+    assert lines[check + 1 : check + 3] == [
+        '\tFAILED for resource: azurerm_linux_virtual_machine.linux_machine',
+        '\tFile: /instance.tf:9-42',
+    ], preview.text

@@ -1247,8 +1247,27 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
             *_titled_block(view, span),
             *_setting_below(view, span),
             *_exchange(view, span),
+            *_record_body(view, span),
         ]
     return []
+
+
+RECORD_BODY_LINES = 3
+"""Lines indented under a line at the margin shown with it, as its record's body, when that is all of the body."""
+RECORD_BODY_CHARS = 320
+"""Characters a record's body under its title may run to, to be shown with it."""
+
+
+def _record_body(view: TextView, span: Span) -> list[Span]:
+    """For a line at the margin over a few lines indented under it (a checker's `Check: CKV_AWS_41: "Ensure no hard
+    coded ... key"` over `FAILED for resource: ...` and `File: /providers.tf:7-12`), those lines: the record the line
+    titles, when it is short. A longer body (a stack, a listing) is no record of a few fields."""
+    if not view.content(span)[:1].strip():
+        return []
+    body = indented_under(view, span, RECORD_BODY_LINES + 1)
+    if not body or len(body) > RECORD_BODY_LINES or sum(end - start for start, end in body) > RECORD_BODY_CHARS:
+        return []
+    return body
 
 
 EXCHANGE_LINES = 4
