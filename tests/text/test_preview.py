@@ -1732,3 +1732,11 @@ def test_a_check_a_request_names_brings_the_short_record_indented_under_it() -> 
         '\tFAILED for resource: azurerm_linux_virtual_machine.linux_machine',
         '\tFile: /instance.tf:9-42',
     ], preview.text
+
+
+def test_asked_for_the_worst_of_a_logs_timed_events_the_longest_show() -> None:
+    # A JVM's GC log (`-XX:+UseParallelGC -Xlog:gc,gc+heap`) of a cache warming up in a small heap (real): 112 pauses,
+    # each line ending with how long it took, among the heap's lines.
+    log = data('logs', 'java_parallel_gc_cache_warmup.txt')
+    preview = asked(log, 'What was the worst GC pause while the cache warmed up, and what kind of collection was it?')
+    assert '[0.580s][info][gc     ] GC(42) Pause Full (Ergonomics) 38M->23M(43M) 35.538ms' in preview.text, preview.text

@@ -5217,6 +5217,38 @@ MEASURED_TITLES_MIN = 5
 """Such titles a text needs for them to be what its blocks are ranked by."""
 
 
+_TRAILING_DURATION = re.compile(r'(?<![\w.])(\d+(?:\.\d+)?) ?(ms|us|\u00b5s|s)[ \t]*$')
+"""A duration a log line ends with (`... 254M->253M(256M) 341.756ms`, `took 2.8 s`)."""
+_DURATION_MS = {'ms': 1.0, 'us': 0.001, '\u00b5s': 0.001, 's': 1000.0}
+TIMED_LINES_MIN = 8
+"""Lines ending with a duration a log must hold for them to be ranked by it."""
+TIMED_EXTREMES = 3
+"""Lines with the longest (or shortest) durations shown, asked for the worst of a log's timed events."""
+
+
+def _timed_lines(view: TextView, direction: int, measure: str) -> list[Pick]:
+    """In a log whose events end with how long they took (a JVM's GC log, `Pause Full ... 341.756ms`; a build's steps),
+    asked for the worst or the longest: the lines taking the most time (the least, asked for the shortest), among those
+    naming the request's word for what is measured when some do (`pause`), each unit converted."""
+    if view.total > ROW_SCAN_CHARS:
+        return []
+    text, end = view.text, view.end
+    timed: list[tuple[float, Span, str]] = []
+    start = 0
+    while start < end:
+        stop = text.find('\n', start, end)
+        stop = end if stop == -1 else stop
+        if text[stop - 1 : stop] == 's' and (found := _TRAILING_DURATION.search(text, start, stop)):
+            timed.append((float(found.group(1)) * _DURATION_MS[found.group(2)], (start, stop), text[start:stop]))
+        start = stop + 1
+    if len(timed) < TIMED_LINES_MIN:
+        return []
+    if measure and (named := [item for item in timed if measure in item[2].lower()]):
+        timed = named
+    ranked = heapq.nlargest(TIMED_EXTREMES, timed, key=lambda item: item[0] * direction)
+    return [Pick(EXTREME_PRIORITY - rank * 0.01, (span,), 'extreme') for rank, (_, span, _) in enumerate(ranked)]
+
+
 def _measured_titles(view: TextView, direction: int) -> list[Pick]:
     """Blocks under titles that open with a measure (`fdupes -S`'s groups, a profiler's allocation sites): asked for the
     largest, the blocks whose titles measure the most, each with its first lines (what it is)."""
@@ -5278,6 +5310,8 @@ def extreme_rows(
             return [Pick(EXTREME_PRIORITY - rank * 0.01, pick.spans, 'extreme') for rank, pick in enumerate(boxed)]
         if titled := _measured_titles(view, direction):
             return titled
+        if timed := _timed_lines(view, direction, measure):
+            return timed
     floor = shape.header[1] + 1 if table and shape.header is not None else 0
     lines = [view.content(span) for span in sample if span[0] >= floor]
     if view.total <= LARGEST_SCAN_CHARS:
