@@ -958,3 +958,9 @@ def test_a_ranking_in_a_year_ranks_by_that_years_column() -> None:
 )
 def test_a_request_asking_where_values_are_missing_says_so(prompt: str, missing: bool) -> None:
     assert Intent.gather(prompt=prompt).missing is missing
+
+
+def test_a_short_hex_offset_is_a_term_written_with_and_without_its_prefix() -> None:
+    # A backtrace's `libz.so.1[+0x9060]`: a disassembly prints the address bare (`    9060:`).
+    keys = {term.key for term in Intent.gather(prompt='It died in libz.so.1[+0x9060]: which function is that?').terms}
+    assert {'0x9060', '9060'} <= keys

@@ -1740,3 +1740,12 @@ def test_asked_for_the_worst_of_a_logs_timed_events_the_longest_show() -> None:
     log = data('logs', 'java_parallel_gc_cache_warmup.txt')
     preview = asked(log, 'What was the worst GC pause while the cache warmed up, and what kind of collection was it?')
     assert '[0.580s][info][gc     ] GC(42) Pause Full (Ergonomics) 38M->23M(43M) 35.538ms' in preview.text, preview.text
+
+
+def test_an_address_asked_about_finds_its_instruction_and_the_function_it_is_in() -> None:
+    # `objdump -d` of a stretch of CPython's libpython (real): a crash at an offset the request writes in hex, as a
+    # backtrace does; the disassembly prints addresses bare. Shown: the instruction there and the function's start.
+    listing = data('text', 'objdump_d_libpython_list_sort.txt.gz')
+    preview = asked(listing, 'A core dump says we crashed at libpython3.11.so.1.0+0x1816c5. Which function is that?')
+    assert '  1816c5:\tmov    0x28(%rsp),%rbx' in preview.text.splitlines(), preview.text
+    assert '00000000001810d0 <list_sort_impl>:' in preview.text.splitlines()

@@ -77,6 +77,8 @@ _BARE_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_-]*')
 """A name with no dot or separator in it: a library, a package, a word."""
 _ESCAPES = re.compile(r'(?:\\[\\abfnrtv0"\'/]|\\x[0-9a-fA-F]{2}|[/\\])+')
 """Only escape sequences and separators (`\\n`, `\\t`, `/`): nothing a path names."""
+_HEX_OFFSET = re.compile(r'0x0*([0-9a-fA-F]{3,6})')
+"""A short address or offset in hex (`0x9060`), too short for an id (`_HEX_ID`): the digits are what output prints."""
 _HEX_ID = re.compile(r'(?:0x)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,64}', re.IGNORECASE)
 """A hexadecimal id with letters and digits, seven characters or more: a commit, a hash, an address."""
 _NUMBER = re.compile(r'\d[\d.,:]*')
@@ -1307,6 +1309,15 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             yield Term(token, token.lower(), TermKind.identifier, weight)
             joined = token.replace('-', '')
             yield Term(joined, joined.lower(), TermKind.identifier, weight * 0.8)
+            continue
+        offset = _HEX_OFFSET.fullmatch(token)
+        if offset is not None:
+            # An address or an offset in hex (`libz.so.1[+0x9060]`): a disassembly and a symbol table print it bare, as
+            # the instruction's place (`    9060:`) and a jump's target (`jbe 9060 <inflate_fast+0x280>`).
+            weight = _KIND_PRIOR[TermKind.identifier] * source_weight
+            yield Term(token, token.lower(), TermKind.identifier, weight)
+            bare = offset.group(1).lower()
+            yield Term(bare, bare, TermKind.identifier, weight * 0.8, token.lower())
             continue
         kind = _kind(token)
         if kind is None and token.lower() in _FORMATS and _NAMED_AFTER.match(content, match.end()):

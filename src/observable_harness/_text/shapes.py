@@ -1248,7 +1248,31 @@ def context(view: TextView, shape: Shape, span: Span, *, whole: bool = True) -> 
             *_setting_below(view, span),
             *_exchange(view, span),
             *_record_body(view, span),
+            *_disassembled_function(view, span),
         ]
+    return []
+
+
+_INSTRUCTION = re.compile(r' +([0-9a-f]+):\t')
+"""An instruction of `objdump -d`: its address, a tab, then its bytes or its mnemonic (`    9060:\tmovzbl ...`)."""
+_FUNCTION_START = re.compile(r'[0-9a-f]{8,16} <([^>\n]+)>:$')
+"""Where `objdump -d` starts a function: `0000000000008de0 <inflate_fast>:`."""
+FUNCTION_REACH = 512 * 1024
+"""Characters above an instruction searched for the start of the function it is in."""
+
+
+def _disassembled_function(view: TextView, span: Span) -> list[Span]:
+    """For an instruction of a disassembly, the line starting the function it is in: which function an address is."""
+    if not _INSTRUCTION.match(view.content(span)):
+        return []
+    text = view.text
+    floor = max(0, span[0] - FUNCTION_REACH)
+    place = text.rfind('>:\n', floor, span[0])
+    while place != -1:
+        line = view.line_at(place)
+        if _FUNCTION_START.match(view.content(line)):
+            return [line]
+        place = text.rfind('>:\n', floor, line[0])
     return []
 
 
