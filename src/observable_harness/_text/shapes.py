@@ -2259,7 +2259,7 @@ def digest(
             *_run_end(view, head, tail, sample),
             *_sorted_ends(view, head, tail),
             *_rare_leading(view, head, tail, sample),
-            *_rare_findings(view),
+            *_rare_findings(view, [*head, *sample, *tail]),
             *_keyed_outliers(view, [*head, *sample, *tail]),
             *_section_tops(view, [*head, *sample, *tail]),
             *_http_exchanges(view, [*head, *sample, *tail]),
@@ -3620,6 +3620,8 @@ RARE_FINDINGS_CHARS = 256 * 1024
 """Reports up to this size are read whole for their findings' kinds (one regex pass)."""
 RARE_FINDING_MIN = 8
 """Findings a report must hold for a kind among them to be rare."""
+RARE_FINDINGS_READ = 3
+"""Findings the lines read for a shape must hold for a log to be searched whole for its findings' kinds."""
 RARE_FINDINGS = 3
 """Findings of a rare kind shown, with the lines that go on from each."""
 RARE_FINDINGS_FIRST = 2
@@ -3630,7 +3632,7 @@ FINDING_LINES = 2
 """Lines indented under a finding shown with it: the rest of its message (the types compared, the contract)."""
 
 
-def _rare_findings(view: TextView) -> list[Pick]:
+def _rare_findings(view: TextView, read: list[Span]) -> list[Pick]:
     """In a checker's output read as a log (Dialyzer's findings, each message going on over indented lines, without
     labels or codes), the findings of a kind found once or twice among dozens of another (kinds told apart as a
     report's without codes are, `_message_kind`: `The call ... breaks the contract` and `The pattern ... can never
@@ -3639,6 +3641,9 @@ def _rare_findings(view: TextView) -> list[Pick]:
     text, end = view.text, view.end
     if view.total > RARE_FINDINGS_CHARS:
         return []
+    located = (_LOCATED.match(view.content(span)) for span in read)
+    if sum(1 for found in located if found is not None and not _LABELLED.match(found.group(1))) < RARE_FINDINGS_READ:
+        return []  # the lines read hold no findings to speak of: the whole text is not searched for them
     found = [
         (_message_kind(match.group(1)), match.start())
         for match in _LOCATED.finditer(text, 0, end)
