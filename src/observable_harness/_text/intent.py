@@ -79,6 +79,8 @@ _ESCAPES = re.compile(r'(?:\\[\\abfnrtv0"\'/]|\\x[0-9a-fA-F]{2}|[/\\])+')
 """Only escape sequences and separators (`\\n`, `\\t`, `/`): nothing a path names."""
 _HEX_OFFSET = re.compile(r'0x0*([0-9a-fA-F]{3,6})')
 """A short address or offset in hex (`0x9060`), too short for an id (`_HEX_ID`): the digits are what output prints."""
+HEX_BARE_DIGITS = 4
+"""Digits a hex offset needs to be looked for bare as well."""
 _HEX_ID = re.compile(r'(?:0x)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,64}', re.IGNORECASE)
 """A hexadecimal id with letters and digits, seven characters or more: a commit, a hash, an address."""
 _NUMBER = re.compile(r'\d[\d.,:]*')
@@ -1317,7 +1319,8 @@ def _extract(content: str, source_weight: float) -> Iterable[Term]:
             weight = _KIND_PRIOR[TermKind.identifier] * source_weight
             yield Term(token, token.lower(), TermKind.identifier, weight)
             bare = offset.group(1).lower()
-            yield Term(bare, bare, TermKind.identifier, weight * 0.8, token.lower())
+            if len(bare) >= HEX_BARE_DIGITS:  # `100` of `0x100` would find every hundred
+                yield Term(bare, bare, TermKind.identifier, weight * 0.8, token.lower())
             continue
         kind = _kind(token)
         if kind is None and token.lower() in _FORMATS and _NAMED_AFTER.match(content, match.end()):

@@ -3266,11 +3266,11 @@ class _JavaThread:
 
 
 def _java_threads(view: TextView) -> list[Pick]:
-    """In a JVM's thread dump, what a reader looks for when a service hangs: the thread holding the monitor others wait
-    to lock (its innermost frames: what it is doing itself; where in the program it took the lock), each group of
-    threads stuck alike in the program's code, the largest first (what they wait for, and in which of its methods),
-    and a thread stuck in the program's code unlike any other (a sleep while it holds a transaction). Threads in the
-    JVM's own code only (its compilers, idle pool threads) say nothing of the program."""
+    """In a JVM's thread dump, what a reader looks for when a service hangs: the JVM's account of a deadlock; the thread
+    holding the monitor others wait to lock (its innermost frame: what it is doing itself; where in the program it
+    took the lock); each group of threads stuck alike in the program's code, the largest first (what they wait for,
+    and in which of its methods); and a thread stuck in the program's code unlike any other (a sleep while it holds a
+    transaction). Threads in the JVM's own code only (its compilers, idle pool threads) say nothing of the program."""
     text, end = view.text, view.end
     if view.total > JAVA_DUMP_CHARS or text.find(_JAVA_STATE, 0, end) == -1:
         return []
@@ -3288,7 +3288,9 @@ def _java_threads(view: TextView) -> list[Pick]:
         below = view.next_line(thread.header)
         if below is not None and view.content(below).startswith(_JAVA_STATE):
             thread.state = below
-    for found in _JAVA_LINE.finditer(text, threads[0].header[1], end):
+    # The JVM's account of a deadlock after the threads repeats the stacks of those in it: no thread's own lines.
+    deadlock = text.find(_DEADLOCK, threads[0].header[1], end)
+    for found in _JAVA_LINE.finditer(text, threads[0].header[1], end if deadlock == -1 else deadlock):
         thread = threads[bisect_right(starts, found.start()) - 1]
         span = view.line_at(found.start() + 1)
         if found.group(1) is not None:
@@ -3305,10 +3307,9 @@ def _java_threads(view: TextView) -> list[Pick]:
     picks: list[Pick] = []
     shown: set[int] = set()
     # The JVM's own account of a deadlock: which thread waits for the monitor which other holds.
-    found = text.find(_DEADLOCK, threads[0].header[1], end)
-    if found != -1:
+    if deadlock != -1:
         lines: list[Span] = []
-        line: Span | None = view.line_at(found)
+        line: Span | None = view.line_at(deadlock)
         while line is not None and len(lines) < DEADLOCK_LINES:
             content = view.content(line)
             if content.startswith('Java stack information'):
