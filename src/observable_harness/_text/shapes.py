@@ -3613,8 +3613,6 @@ RARE_LEADING_SHARE = 0.001
 """A value on at most this share of the lines (or on two) is rare."""
 
 
-_LOCATED = re.compile(r'^[^\s:]+\.\w+:\d+(?::\d+)?: +(\S[^\n]{0,160})', re.MULTILINE)
-"""A finding at a place in a source file (`cow_ws.erl:592:3: The pattern ...`), the start of its message."""
 _LABELLED = re.compile(r'(?:fatal )?(?:error|warning|note|remark|info)\b', re.IGNORECASE)
 """A message a compiler labels (`warning: conversion ...`): its errors and warnings are read as such."""
 RARE_FINDINGS_CHARS = 256 * 1024
@@ -3635,28 +3633,20 @@ FINDING_LINES = 2
 
 def _rare_findings(view: TextView, read: list[Span]) -> list[Pick]:
     """In a checker's output read as a log (Dialyzer's findings, each message going on over indented lines, without
-    labels or codes), the findings of a kind found once or twice among dozens of another (kinds told apart as a
-    report's without codes are, `_message_kind`: `The call ... breaks the contract` and `The pattern ... can never
-    match` among forty `Type specification ... is a supertype`), each with the lines going on from it: where a real
-    bug stands out of a report's usual noise. A compiler's labelled warnings and errors are read as such instead."""
+    labels or codes), the first finding of each kind found once or twice among dozens of another (`_rare_kind_places`,
+    the kinds told apart as a report's without codes are: `The call ... breaks the contract` and `The pattern ... can
+    never match` among forty `Type specification ... is a supertype`), each with the lines going on from it: where a
+    real bug stands out of a report's usual noise. A compiler's labelled warnings and errors are read as such."""
     text, end = view.text, view.end
     if view.total > RARE_FINDINGS_CHARS:
         return []
-    located = (_LOCATED.match(view.content(span)) for span in read)
+    located = (_PLACED_MESSAGE.match(f'\n{view.content(span)}') for span in read)
     if sum(1 for found in located if found is not None and not _LABELLED.match(found.group(1))) < RARE_FINDINGS_READ:
         return []  # the lines read hold no findings to speak of: the whole text is not searched for them
-    found = [
-        (_message_kind(match.group(1)), match.start())
-        for match in _LOCATED.finditer(text, 0, end)
-        if not _LABELLED.match(match.group(1))
-    ]
-    if len(found) < RARE_FINDING_MIN:
-        return []
-    kinds = Counter(kind for kind, _ in found)
-    if len(kinds) < 2 or kinds.most_common(1)[0][1] * 4 < len(found):
-        return []  # no usual kind: a report of many kinds, none of them rare by contrast
+    messages = _PLACED_MESSAGE.finditer(f'\n{text}', 0, end + 1)
+    kinds = _kinds_of(found for found in messages if not _LABELLED.match(found.group(1)))
     picks: list[Pick] = []
-    for rank, place in enumerate([place for kind, place in found if kinds[kind] <= 2][:RARE_FINDINGS]):
+    for rank, place in enumerate(_rare_kind_places(kinds)[:RARE_FINDINGS]):
         line = view.line_at(place)
         priority = RARE_FINDING_PRIORITY if rank < RARE_FINDINGS_FIRST else HEADER_PRIORITY - 1.5
         picks.append(Pick(priority - rank * 0.01, (line, *indented_under(view, line, FINDING_LINES)), 'rare'))
@@ -6949,14 +6939,13 @@ def _message_kinds(view: TextView, *, snippets: bool = False) -> list[Pick]:
     ordered = sorted(kinds.values(), key=lambda kind: (_severity(text, kind[1]), *kind))[:FIRST_OF_KIND]
     # Where one kind is a good part of the report, a kind found once or twice is what a reader looks for among them
     # (a dictionary key given two values among four hundred unused imports): over what a request's words find.
-    read = sum(count for count, _ in kinds.values())
-    usual = max(count for count, _ in kinds.values()) * 4 >= read >= RARE_FINDING_MIN
+    rare = set(_rare_kind_places(kinds))
     picks: list[Pick] = []
     boosted = 0
-    for rank, (count, start) in enumerate(ordered):
+    for rank, (_, start) in enumerate(ordered):
         line = view.line_at(start)
         spans = (line, *_arrow_pair(view, line)) if snippets else (line,)
-        if usual and count <= 2 and boosted < RARE_FINDINGS_FIRST:
+        if start in rare and boosted < RARE_FINDINGS_FIRST:
             boosted += 1
             picks.append(Pick(RARE_FINDING_PRIORITY - rank * 0.01, spans, 'rare'))
         else:
@@ -6978,6 +6967,15 @@ def _kinds_of(messages: Iterable[re.Match[str]]) -> dict[str, tuple[int, int]]:
         seen = kinds.get(kind)
         kinds[kind] = (seen[0] + 1, seen[1]) if seen is not None else (1, max(0, found.start()))
     return kinds
+
+
+def _rare_kind_places(kinds: dict[str, tuple[int, int]]) -> list[int]:
+    """Where the first message of each kind found once or twice begins, in order, when one kind is a good part of the
+    messages (a quarter of `RARE_FINDING_MIN` or more): by contrast with it, what a reader looks for. None else."""
+    read = sum(count for count, _ in kinds.values())
+    if len(kinds) < 2 or read < RARE_FINDING_MIN or max(count for count, _ in kinds.values()) * 4 < read:
+        return []
+    return sorted(start for count, start in kinds.values() if count <= 2)
 
 
 KIND_WORDS = 2
