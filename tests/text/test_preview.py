@@ -1708,6 +1708,19 @@ def test_an_rspec_run_shows_its_failed_examples_and_what_the_first_failures_expe
         assert '            got: "\\e[38;5;251mhello\\e[0m"' in shown
 
 
+def test_a_testdox_run_shows_its_crossed_tests_and_the_message_under_each_bar() -> None:
+    # `phpunit --testdox` of doctrine/inflector with French's plural exceptions dropped here (real): 4 of 1,032 fail,
+    # each crossed (`✘`) with its message down a gutter of bars under it, the whole list again at the end.
+    run = data('test_runs', 'phpunit_testdox_inflector_french.txt')
+    asked_for = 'I simplified the French plural rules: which words come out wrong now, and as what?'
+    for preview in (select_preview(run, 1_000), asked(run, asked_for)):
+        assert_adds_up(preview, run, 1_000)
+        shown = preview.text
+        assert ' \u2718 Inflecting plurals with data set #36' in shown, shown
+        assert "   \u2502 'chacal' should be pluralized to 'chacals'" in shown
+        assert "   \u2502 'carnaval' should be pluralized to 'carnavals'" in shown
+
+
 def test_a_report_without_codes_shows_the_findings_of_a_kind_found_once_or_twice_among_hundreds() -> None:
     # `pyflakes networkx` (real): 418 unused imports, 263 star imports, 162 unused locals, and a dictionary key given
     # two values and a name that may be undefined: the few a reader looks for among the usual.

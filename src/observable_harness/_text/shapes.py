@@ -375,7 +375,7 @@ _OTHER_TESTS = re.compile(
     r'|\w+ \([\w.]+\)(?: \S.*)? \.\.\. (?:ok|FAIL|ERROR|skipped|expected failure|unexpected success)'  # unittest -v
     r'|(?:not )?ok \d+\b'  # TAP's (tape, node-tap): `ok 127 should be deeply equivalent`, `not ok 128 ...`
     # Jest's and mocha's, under the suite: `    ✓ parses ISO dates (3ms)`, `    ✕ startOf endOf quarter (17ms)`.
-    r'|[ \t]*[\u2713\u2714\u221a\u2715\u2716\u2717\u00d7] \S'
+    r'|[ \t]*[\u2713\u2714\u221a\u2715\u2716\u2717\u2718\u00d7] \S'
     # Twisted's trial, under its module and class: `    test_implicitStart ...     [FAIL]`.
     r'|[ \t]+\w+ \.\.\. +\[(?:OK|FAIL|ERROR|SKIPPED|SUCCESS|TODO|EXPECTED FAILURE|UNEXPECTED SUCCESS)\]$'
     # GoogleTest's, a test a line as it starts and ends: `[ RUN      ] suite.name`, `[       OK ] suite.name (0 ms)`.
@@ -6117,16 +6117,17 @@ def _ctest_causes(view: TextView) -> list[Pick]:
 
 
 _FAILED_TEST_MARKS = (
-    *('--- FAIL: ', 'not ok ', '\u2715 ', '\u2716 ', '\u2717 ', '\u00d7 ', 'Failure: ', 'Error: ', '***'),
+    *('--- FAIL: ', 'not ok ', '\u2715 ', '\u2716 ', '\u2717 ', '\u2718 ', '\u00d7 ', 'Failure: ', 'Error: ', '***'),
     *('[FAIL]', '[ERROR]', '[  FAILED  ] ', '(FAILED - '),
 )
 """Literals the lines naming a failed test hold, in the runners' words: Go's `--- FAIL: TestX (0.00s)`, TAP's
-`not ok 2 - ...` (prove, node's tap), the crosses of Jest, node's runner and others (`✕ parses ...`, `✖ renders`),
+`not ok 2 - ...` (prove, node's tap), the crosses of Jest, node's runner and others (`✕ parses ...`, `✖ renders`,
+PHPUnit's testdox `✘ Inflecting plurals with data set #101`),
 test-unit's `Failure: test_x(Case)` (`Error: test_x(Case)` for one that raised), CTest's
 `26/28 Test #26: name ...***Failed`, trial's `    test_x ...   [FAIL]`, GoogleTest's
 `[  FAILED  ] suite.name (0 ms)`, RSpec's documentation format (`  returns nil for #port (FAILED - 3)`)."""
 _FAILED_TEST = re.compile(
-    r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2716\u2717\u00d7] \S'
+    r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2716\u2717\u2718\u00d7] \S'
     r'|(?:Failure|Error): test\w*\('
     r'|\d+/\d+ Test +#\d+: \S+ [ .]*\*\*\*[A-Z]'
     r'|\w+ \.\.\. +\[(?:FAIL|ERROR)\]$'
@@ -6143,7 +6144,7 @@ FAILED_TEST_NOTES = 3
 """The first failed tests shown with the line under each, when it is no other test's."""
 FAILED_TEST_READ = 64
 """Places of one literal looked at for failed tests, at most."""
-_TEST_LINES = ('--- ', '=== ', 'ok ', 'not ok ', '\u2713 ', '\u2714 ', '\u221a ', '\u2715 ', '\u2716 ')
+_TEST_LINES = ('--- ', '=== ', 'ok ', 'not ok ', '\u2713 ', '\u2714 ', '\u221a ', '\u2715 ', '\u2716 ', '\u2718 ')
 """How a line about another test opens: Go's, TAP's, Jest's."""
 FAILED_TEST_PRIORITY = 438.0
 """Under a pytest run's own `FAILED` summary lines, over the rest of a run's digest."""
@@ -6220,6 +6221,11 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span], utf8: bytes | N
             picks.append(Pick(priority - 0.005, (span,), 'failed'))
             continue  # the line under it is the next example: RSpec says what failed in its list of failures
         below = view.next_line(span)
+        # A runner that draws a gutter down a failure's message (PHPUnit's testdox: `   │`) opens it with a bare one.
+        gutter: list[Span] = []
+        while below is not None and len(gutter) < 2 and _BARE_GUTTER.fullmatch(view.content(below)):
+            gutter.append(below)
+            below = view.next_line(below)
         # The line under it says what failed or where (`test_x.rb:42:in ...`, `# Failed test ...`), unless it is the
         # next test's (Go prints a test's messages above its verdict).
         note = view.content(below).lstrip() if below is not None else ''
@@ -6228,12 +6234,14 @@ def failed_tests(view: TextView, shape: Shape, tail: list[Span], utf8: bytes | N
             # A note that introduces what follows (`Expected values to be strictly equal:`) brings it: the values.
             shown_with = _introduced(view, below) if note.rstrip().endswith(':') else None
             if shown_with is not None:
-                picks.append(Pick(priority + 0.001, (span, below, shown_with), 'failed'))
-            picks.append(Pick(priority, (span, below), 'failed'))
+                picks.append(Pick(priority + 0.001, (span, *gutter, below, shown_with), 'failed'))
+            picks.append(Pick(priority, (span, *gutter, below), 'failed'))
         picks.append(Pick(priority - 0.005, (span,), 'failed'))
     return picks
 
 
+_BARE_GUTTER = re.compile(r'[ \t]*[\u2502\u2503|][ \t]*')
+"""A line of nothing but a gutter's bar."""
 _RSPEC_FAILED = re.compile(r' \(FAILED - \d+\)$')
 _RSPEC_FAILURE = re.compile(r'\n  (\d+)\) \S')
 """A failure's title in RSpec's list of them under `Failures:` (`  3) Addressable::URI when frozen returns nil ...`)."""
