@@ -660,6 +660,24 @@ def test_asked_where_values_are_missing_the_records_holding_a_null_in_the_member
     assert_adds_up(preview, text, 1_000)
 
 
+def test_asked_when_a_series_peaked_and_bottomed_out_the_records_holding_its_largest_and_smallest_show() -> None:
+    # `sqlite3 -json` of Chinook's revenue by month (real): the query lists every column it selects, the question names
+    # the one it is about, and asks for both ends of it.
+    query = (
+        "SELECT strftime('%Y-%m', InvoiceDate) AS month, COUNT(*) AS invoices, ROUND(SUM(Total),2) AS revenue, "
+        "ROUND(SUM(Total) - LAG(SUM(Total)) OVER (ORDER BY strftime('%Y-%m', InvoiceDate)),2) AS revenue_change, "
+        'COUNT(DISTINCT CustomerId) AS customers, COUNT(DISTINCT BillingCountry) AS countries '
+        'FROM Invoice GROUP BY month ORDER BY month'
+    )
+    text = compact_json(json.loads(data('json', 'sqlite_json_chinook_monthly_revenue.json')))
+    asking = 'In which month did our revenue peak, and when did it bottom out?'
+    intent = Intent.gather(args={'sql': query}, prompt=asking)
+    preview = select_preview(text, 600, intent=intent)
+    assert_adds_up(preview, text, 600)
+    assert '{"month":"2022-01","invoices":7,"revenue":52.62,' in preview.text, preview.text
+    assert '{"month":"2023-11","invoices":6,"revenue":23.76,' in preview.text
+
+
 def test_a_member_null_in_most_records_is_no_answer_to_where_values_are_missing() -> None:
     records = [
         {'id': n, 'name': f'item-{n}', 'note': None if n % 4 else 'x', 'size': None if n == 57 else n}
@@ -669,6 +687,28 @@ def test_a_member_null_in_most_records_is_no_answer_to_where_values_are_missing(
     preview = asked(text, 'Which items are missing a size or a note?')
     # The notes missing from three records in four are the list's texture: the size missing from one is the answer.
     assert '{"id":57,"name":"item-57","note":null,"size":null}' in preview.text, preview.text
+
+
+def test_a_data_frame_printout_names_its_columns_over_the_fields_after_the_rows_names() -> None:
+    # R's `print(airquality)` (real): its header names no column over the row numbers. Asked for the windiest day, the
+    # row with the most wind shows, not the row numbered last.
+    table = data('tables', 'r_print_airquality.txt')
+    preview = asked(table, 'Which day in the New York air quality data was the windiest?', 500)
+    assert '48     37     284 20.7   72     6  17' in preview.text, preview.text
+
+
+def test_tables_one_after_another_under_titles_are_ranked_each_in_its_own_rows() -> None:
+    # R's `summaryRprof` of a word count of our own (real): `$by.self`, then `$by.total` with its columns in another
+    # order, each under a title after a blank line. Asked where the time goes, the first table's rows with the most
+    # time show with its names, not cells of the later table read as if they were its columns.
+    table = data('tables', 'rprof_wordfreq_counts.txt')
+    preview = asked(table, 'This R script is slow: which functions does the time go to?', 600)
+    lines = preview.text.splitlines()
+    header = lines.index('                        self.time self.pct total.time total.pct mem.total')
+    assert lines[header + 1 : header + 3] == [
+        '"eval"                      7.525    92.73      8.115    100.00    1665.8',
+        '"c"                         0.345     4.25      0.345      4.25     139.2',
+    ], preview.text
 
 
 def test_asked_what_takes_up_the_space_a_listing_shows_its_largest_entries() -> None:

@@ -333,6 +333,12 @@ class Intent:
     missing: bool = False
     """The request asks where values are missing ("which countries have no infant mortality figure", "flag any city
     whose data is missing"): the records holding nulls answer it."""
+    both_extremes: bool = False
+    """With `extreme`, the request asks for the smallest as well as the largest ("when did payrolls peak, and when did
+    they bottom out")."""
+    asked: frozenset[str] = frozenset()
+    """Keys of the terms the request says itself (the prompt, the response's text or thinking), not only the call's
+    arguments: of the columns a query lists, those the question is about."""
 
     def __bool__(self) -> bool:
         return bool(self.terms)
@@ -417,14 +423,17 @@ class Intent:
         ]
         terms.sort(key=lambda term: (-term.weight, -len(term.key)))
         extreme, measure = _extreme(prompt, text, thinking)
+        request = '\n'.join((prompt, text, thinking))
         return cls(
             tuple(terms[:MAX_TERMS]),
             tuple(sorted(avoid)),
             extreme,
             _versions(prompt, text),
-            _WARNINGS.search('\n'.join((prompt, text, thinking))) is not None,
+            _WARNINGS.search(request) is not None,
             measure,
-            _MISSING.search('\n'.join((prompt, text, thinking))) is not None,
+            _MISSING.search(request) is not None,
+            extreme != 0 and _LARGEST.search(request) is not None and _SMALLEST.search(request) is not None,
+            frozenset(term.key for term in terms[:MAX_TERMS] if said.get(term.key, {'args'}) != {'args'}),
         )
 
 
@@ -545,13 +554,17 @@ _LARGEST = re.compile(
     r'(?:huge|large|big|massive)\s+(?:part|chunk|portion|share|amount)s?\s+of|'
     r'(?:where|what)\s+(?:\w+\s+){0,2}time\s+(?:goes|went|is\s+spent|was\s+spent)|eats?\s+(?:\w+\s+)?time|'
     r'where\s+(?:does|did|do)\s+(?:\w+\s+){0,2}time\s+(?:\w+\s+)?go\b|most[- ]called|'
+    r'\btime\s+(?:goes|went|go)\s+(?:to|into)\b|'
     r'(?:tak(?:e|es|ing)\s+up|us(?:e|es|ing)|eat(?:s|ing)?)\s+(?:(?!least|less|fewest)\w+\s+){0,2}'
     r'(?:space|room|disk|memory)|bulk\s+of|'
     r'\b(?:the|are|is|was|were)\s+most\s+(?!(?:recent|recently|likely|of|important|common|relevant|often)\b)[a-z]|'
     r'\b(?:called|used|run|hit|allocated|calls|uses)\s+the\s+most\b)',
     re.IGNORECASE,
 )
-_SMALLEST = re.compile(r'\b(?:smallest|lowest|fewest|shortest|coldest|quietest|(?<!at )least|minimum)\b', re.IGNORECASE)
+_SMALLEST = re.compile(
+    r'\b(?:smallest|lowest|fewest|shortest|coldest|quietest|(?<!at )least|minimum|bottom(?:ed|s)?\s+out|troughs?)\b',
+    re.IGNORECASE,
+)
 """Words asking for the extremes of a measure: "the slowest tests", "the most complex functions", "what takes up
 the space", "which files dominate the size", "the lowest coverage". Not "at most", "at least", "the most recent" or
 "most of them": those ask for no ranking."""

@@ -2301,18 +2301,33 @@ def _extreme_records(
     "Which queries take the most total time" is answered by the records ranked so, wherever they sit in the list."""
     if len(text) > EXTREME_RECORDS_CHARS:
         return []
-    wanted = tuple(word for word in (intent.measure, *(term.key for term in intent.terms)) if word)
     numeric = [found.group(1) for found in _NUMBER_MEMBER.finditer(text, first[0], first[1])]
-    key = next((name for word in wanted for name in numeric if _measured_by(name, word)), None)
-    if key is None:
-        return []
-    values = re.compile(f'"{re.escape(key)}":(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)')
-    direction = 1 if intent.extreme > 0 else -1
-    found = [(float(match.group(1)) * direction, -match.start()) for match in values.finditer(text)]
-    return [
-        (EXTREME_PRIORITY - rank * 0.01, record_at(-place), -1)
-        for rank, (_, place) in enumerate(heapq.nlargest(EXTREME_RECORDS, found))
-    ]
+    keys = [name for name in numeric if intent.measure and _measured_by(name, intent.measure)][:1]
+    if not keys:
+        # The members the request's own words name (a query's arguments list every column it selects), else those
+        # its arguments name, the weightiest term's first: two, ranked each way when it asks for both.
+        for asked in (True, False):
+            for term in intent.terms:
+                if (term.key in intent.asked) is asked:
+                    keys += [name for name in numeric if name not in keys and _measured_by(name, term.key)]
+            if keys:
+                break
+    keys = keys[: 2 if intent.both_extremes else 1]
+    directions = (1, -1) if intent.both_extremes else (1 if intent.extreme > 0 else -1,)
+    each = max(1, EXTREME_RECORDS // (len(keys) * len(directions))) if keys else 0
+    picks: list[tuple[float, tuple[int, int], int]] = []
+    taken: set[int] = set()
+    for key in keys:
+        values = re.compile(f'"{re.escape(key)}":(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)')
+        numbers = [(float(match.group(1)), match.start()) for match in values.finditer(text)]
+        for direction in directions:
+            ranked = heapq.nlargest(each, ((number * direction, -place) for number, place in numbers))
+            for _, place in ranked:
+                span = record_at(-place)
+                if span[0] not in taken:
+                    taken.add(span[0])
+                    picks.append((EXTREME_PRIORITY - len(picks) * 0.01, span, -place))
+    return picks
 
 
 MISSING_RECORDS = 6
@@ -2466,16 +2481,21 @@ def _fit_record(record: str, limit: int, focus: int) -> tuple[str, int, int]:
 
 def _record_limit(text: str, limit: int, focus: int) -> int:
     """A record shown for what the request names there is cut to its opening and that place: shorter. One shown for
-    the value it lacks (`"Composer":null`) needs no more than that: its long strings are left out first."""
+    the value it lacks (`"Composer":null`), or for the number it is ranked by, needs no more than that: its long
+    strings are left out first."""
     if focus < 0:
         return limit
     if _NULL_MEMBER.match(text, focus):
         return LACKING_RECORD
+    if _NUMBER_MEMBER.match(text, focus):
+        return RANKED_RECORD
     return max(160, limit * 2 // 3)
 
 
 LACKING_RECORD = 110
 """Room for a record shown for a member it holds no value in: what it is, and the null."""
+RANKED_RECORD = 120
+"""Room for a record shown for its number a request ranks by: what it is, through that number."""
 
 
 LAST_RECORD_NAMED = 400.0

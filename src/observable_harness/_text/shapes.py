@@ -860,6 +860,16 @@ def row_fields(line: str, delimiter: str) -> list[str]:
     return [field.strip() for field in line.split(delimiter)]
 
 
+def header_names(header: str, delimiter: str, rows: list[list[str]]) -> list[str]:
+    """A table's column names, one per field of its rows: a data frame's printout (R's, pandas') names no column over
+    its rows' names, so where most rows hold one field more than its header, the names stand over the last fields."""
+    names = row_fields(header, delimiter)
+    if delimiter != ' ' or not rows:
+        return names
+    width, held = Counter(len(row) for row in rows).most_common(1)[0]
+    return ['', *names] if width == len(names) + 1 and held * 2 > len(rows) else names
+
+
 def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: list[str]) -> Shape | None:
     """A delimited or column-aligned table with a header row, found in the first lines."""
     # A rule under the header (psql's ---+---, coverage's -----) settles it.
@@ -1026,7 +1036,7 @@ def _table_shape(
         falling = False  # sorted within its first group only (`ORDER BY section, size DESC`): not a top-N
     if column >= 0 and not falling:
         # Unsorted, the largest values only matter in a column that measures something (time, size, calls).
-        names = row_fields(head_lines[header_index], delimiter)
+        names = header_names(head_lines[header_index], delimiter, rows)
         name = names[column] if column < len(names) else ''
         if not _MAGNITUDE.search(name):
             column = -1
@@ -1120,9 +1130,14 @@ _SIZE_WITH_UNIT = re.compile(r'(\d+(?:\.\d+)?)(B|kB|KB|KiB|K|MB|MiB|M|GB|GiB|G|T
 
 
 def _numeric_columns(rows: list[list[str]]) -> list[int]:
-    """The columns holding numbers on nearly every row, with at least three different values, in order."""
+    """The columns holding numbers on nearly every row, with at least three different values, in order. Lines of
+    fewer fields among most rows' (a title between two tables, a total) are no rows of them."""
     if len(rows) < 4:
         return []
+    common = Counter(len(row) for row in rows).most_common(1)[0][0]
+    whole = [row for row in rows if len(row) >= common]
+    if len(whole) * 3 >= len(rows) * 2:
+        rows = whole
     width = min(len(row) for row in rows)
     out: list[int] = []
     for column in range(width):
@@ -5202,8 +5217,17 @@ def _table_end(view: TextView, floor: int) -> int:
     while found is not None and not text[start : found.start()].strip():
         start = found.end()
         found = _CLOSING_RULE.search(text, start)
-    end = view.table_ends[floor] = found.start() + 1 if found is not None else view.total
+    end = found.start() + 1 if found is not None else view.total
+    # A blank line and a title under it (R's `$by.total`, a `Totals:`) close it as well: another table follows.
+    titled = _TITLE_BREAK.search(text, floor, end)
+    if titled is not None and text[floor : titled.start()].strip():
+        end = titled.start() + 1
+    view.table_ends[floor] = end
     return end
+
+
+_TITLE_BREAK = re.compile(r'\n[ \t]*\n(?=[ \t]*(?:\S+|[^\n]*\S:)[ \t]*\n)')
+"""A blank line over a line of one word, or one ending in a colon: a title."""
 
 
 def _measured_field(lines: list[str]) -> int | None:
@@ -5347,11 +5371,12 @@ def extreme_rows(
     if table:
         # A table measuring several things (self and cumulative time, statements and misses): the rows with the
         # largest values of each of its first two measures, the asked-for extreme being one or the other.
-        numeric = _numeric_columns([row_fields(line, shape.delimiter) for line in lines if line.strip()])
+        fields = [row_fields(line, shape.delimiter) for line in lines if line.strip()]
+        numeric = _numeric_columns(fields)
         if not numeric:
             return []
         assert shape.header is not None
-        names = row_fields(view.content(shape.header), shape.delimiter)
+        names = header_names(view.content(shape.header), shape.delimiter, fields)
         naming = (measure, *subjects) if measure else subjects
         ranks = {column: _naming(names[column], naming) for column in numeric if column < len(names)}
         named = sorted((column for column, rank in ranks.items() if rank is not None), key=lambda c: ranks[c] or 0)
