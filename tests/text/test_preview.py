@@ -1761,6 +1761,20 @@ def test_a_testdox_run_shows_its_crossed_tests_and_the_message_under_each_bar() 
         assert "   \u2502 'carnaval' should be pluralized to 'carnavals'" in shown
 
 
+def test_an_eunit_run_shows_its_failed_tests_among_thousands_passed() -> None:
+    # `rebar3 eunit --verbose` of jsx with its indentation made one level too deep here (real): 11 of 2,179 tests fail,
+    # each line ending `...*failed*`, and the run's tally says `Failed: 11.  Skipped: 0.  Passed: 2168.`
+    run = data('test_runs', 'eunit_jsx_indent.txt.gz')
+    for preview in (
+        select_preview(run, 1_000),
+        asked(run, 'I touched the indentation code in jsx_to_json: what broke?'),
+    ):
+        assert_adds_up(preview, run, 1_000)
+        shown = preview.text
+        assert '  jsx_to_json:285: -indent_test_/0-fun-7- (indent 1 depth 1)...*failed*' in shown, shown
+        assert '  jsx_to_json:289: -indent_test_/0-fun-5- (indent 1 depth 2)...*failed*' in shown
+
+
 def test_a_report_without_codes_shows_the_findings_of_a_kind_found_once_or_twice_among_hundreds() -> None:
     # `pyflakes networkx` (real): 418 unused imports, 263 star imports, 162 unused locals, and a dictionary key given
     # two values and a name that may be undefined: the few a reader looks for among the usual.

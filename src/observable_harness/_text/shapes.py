@@ -6143,26 +6143,30 @@ def _ctest_causes(view: TextView) -> list[Pick]:
 
 _FAILED_TEST_MARKS = (
     *('--- FAIL: ', 'not ok ', '\u2715 ', '\u2716 ', '\u2717 ', '\u2718 ', '\u00d7 ', 'Failure: ', 'Error: ', '***'),
-    *('[FAIL]', '[ERROR]', '[  FAILED  ] ', '(FAILED - '),
+    *('[FAIL]', '[ERROR]', '[  FAILED  ] ', '(FAILED - ', '...*failed*'),
 )
 """Literals the lines naming a failed test hold, in the runners' words: Go's `--- FAIL: TestX (0.00s)`, TAP's
 `not ok 2 - ...` (prove, node's tap), the crosses of Jest, node's runner and others (`✕ parses ...`, `✖ renders`,
 PHPUnit's testdox `✘ Inflecting plurals with data set #101`),
 test-unit's `Failure: test_x(Case)` (`Error: test_x(Case)` for one that raised), CTest's
 `26/28 Test #26: name ...***Failed`, trial's `    test_x ...   [FAIL]`, GoogleTest's
-`[  FAILED  ] suite.name (0 ms)`, RSpec's documentation format (`  returns nil for #port (FAILED - 3)`)."""
+`[  FAILED  ] suite.name (0 ms)`, RSpec's documentation format (`  returns nil for #port (FAILED - 3)`), EUnit's
+verbose one (`  jsx_to_json:404: -handle_event_test_/0-fun-3- (1.0e3)...*failed*`)."""
 _FAILED_TEST = re.compile(
     r'[ \t]*(?:--- FAIL: \S|not ok \d+(?![^\n#]*#\s*(?:TODO|SKIP))|[\u2715\u2716\u2717\u2718\u00d7] \S'
     r'|(?:Failure|Error): test\w*\('
     r'|\d+/\d+ Test +#\d+: \S+ [ .]*\*\*\*[A-Z]'
     r'|\w+ \.\.\. +\[(?:FAIL|ERROR)\]$'
     r'|\[  FAILED  \] \S+ \(\d+ ms\)$'  # GoogleTest's verdict on one test (its list at the end has no time)
-    r'|\S[^\n]* \(FAILED - \d+\)$)'  # RSpec's example, under the groups it is in
+    r'|\S[^\n]* \(FAILED - \d+\)$'  # RSpec's example, under the groups it is in
+    r'|\S[^\n]*\.\.\.\*failed\*$)'
 )
 """The whole of such a line's opening: a TAP test marked `# TODO` or `# SKIP` was expected to fail."""
-_TESTS_FAILED = re.compile(r'\b(?:tests?|examples?)\b.*\bfail|\bfail.*\b(?:tests?|examples?)\b')
+_TESTS_FAILED = re.compile(
+    r'\b(?:tests?|examples?)\b.*\bfail|\bfail.*\b(?:tests?|examples?)\b|\bfailed: *[1-9]\d*\b.*\bpassed: *\d'
+)
 """A test run's tally of failures, lowercased: `tests: 1 failed, 793 passed`, `606 tests, ... 3 failures`,
-`failed 1/63 test programs`."""
+`failed 1/63 test programs`, `failed: 36.  skipped: 0.  passed: 2143.`"""
 FAILED_TESTS = 6
 """Failed tests' lines shown, the first of them; the first few with the line under each (what failed, where)."""
 FAILED_TEST_NOTES = 3
