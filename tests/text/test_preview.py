@@ -711,6 +711,19 @@ def test_tables_one_after_another_under_titles_are_ranked_each_in_its_own_rows()
     ], preview.text
 
 
+def test_socket_statistics_with_details_under_each_socket_show_the_queue_that_stands_out() -> None:
+    # `ss -tnpi` with a feed on port 9555 and twelve readers, one of which stopped reading (real): each socket's line
+    # has its TCP details indented under it, and its commas (`pid=17896,fd=11`) make no comma-separated table.
+    table = data('tables', 'ss_tnpi_feed_stall.txt')
+    stuck = 'ESTAB 114688 0           127.0.0.1:38066    127.0.0.1:9555  users:(("python3",pid=17993,fd=3))'
+    piled = 'ESTAB 0      4157952     127.0.0.1:9555     127.0.0.1:38066 users:(("python3",pid=17896,fd=11))'
+    asking = 'Which reader of the feed on port 9555 stopped reading, and how much is queued for it?'
+    for preview in (select_preview(table, 1_000), asked(table, asking)):
+        assert_adds_up(preview, table, 1_000)
+        assert stuck in preview.text.splitlines(), preview.text
+        assert piled in preview.text.splitlines()
+
+
 def test_asked_what_takes_up_the_space_a_listing_shows_its_largest_entries() -> None:
     """`zipinfo` of a Pillow wheel built here: the request asks for the largest entries without saying "largest"."""
     listing = data('listing', 'zipinfo_pillow_wheel.txt')

@@ -1502,12 +1502,19 @@ class Matches:
 
     def hit_on(self, line_start: int) -> int:
         """Where the line starting at `line_start` holds a term (the rarest one it holds), or -1."""
+        return self._rarest_on(line_start)[0]
+
+    def lines_of_rarest(self, line_start: int) -> int:
+        """On how many lines the rarest term the line starting at `line_start` holds is found; 0 for none."""
+        return self._rarest_on(line_start)[1]
+
+    def _rarest_on(self, line_start: int) -> tuple[int, int]:
         found, fewest = -1, 0
         for lines, positions, count in zip(self.hit_lines, self.hit_positions, self.line_counts, strict=True):
             index = bisect_left(lines, line_start)
             if index < len(lines) and lines[index] == line_start and (found == -1 or count < fewest):
                 found, fewest = positions[index], count
-        return found
+        return found, fewest
 
 
 def _scan_lowering(

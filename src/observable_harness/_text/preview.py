@@ -186,6 +186,12 @@ _NAMING_KINDS = frozenset((TermKind.number,))
 about (`Pod::Simple::BlackBox` in a profile's title)."""
 WEAK_PRIORITY = 320.0
 QUOTED_PRIORITY = WEAK_PRIORITY - 5
+_STANDING_OUT = frozenset(('rare',))
+"""Roles of the lines a shape's digest picks for standing out from the rest: odd values."""
+STANDING_SHARE = 8
+"""A word found on more than this share of the lines (an eighth) tells no rows apart."""
+STANDING_ASKED = 4
+"""Such lines holding the request's words that rank over the other lines holding them, at most."""
 WIDE_MATCHES = 3
 """The best matches may run to twice a line's limit outside tables: a cut through them is the costliest."""
 FINAL_LINE_CHARS = 400
@@ -499,6 +505,26 @@ def select_preview(
     asked_words = (
         frozenset(term.key for term in intent.terms if term.kind is TermKind.word) if intent else frozenset[str]()
     )
+    digested = digest(view, shape, head, tail, sample, counted, asked_words)
+    if matches:
+        # A row that stands out in its table (a queue of 124,680 bytes where every other holds none) and holds the
+        # request's words answers it before the other lines holding them: those are the table's texture.
+        # Only where a word found there tells rows apart: not one on most of them (`requests` in every path of a
+        # listing of `./src/requests/`).
+        most = max(1, estimated_lines // STANDING_SHARE)
+        standing = [
+            pick
+            for pick in digested
+            if pick.role in _STANDING_OUT and 0 < matches.lines_of_rarest(pick.spans[-1][0]) <= most
+        ]
+        picks.extend(
+            (
+                INTENT_PRIORITY + 1 - rank * 0.01,
+                [_Line(s, match_limit, matches.hit_on(s[0]), role='intent') for s in pick.spans],
+                'intent',
+            )
+            for rank, pick in enumerate(standing[:STANDING_ASKED])
+        )
     picks.extend(
         (
             min(pick.priority, HEADER_PRIORITY - 0.5)
@@ -513,7 +539,7 @@ def select_preview(
             ],
             pick.role,
         )
-        for pick in digest(view, shape, head, tail, sample, counted, asked_words)
+        for pick in digested
     )
     picks.extend(
         (pick.priority, [_Line(s, plain_limit, role=pick.role) for s in pick.spans], pick.role)

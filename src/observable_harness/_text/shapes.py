@@ -916,6 +916,8 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
                 break  # a progress bar (`45%|####      | 52/115 [00:03<00:04]`) draws its pipes: a log, not a table
             if delimiter == ';' and line.startswith(';'):
                 break  # a comment (dig's `;; global options: +cmd`, an INI file's, assembly's): not a header
+            if index and not _lettered(line) and _names_line(head_lines[index - 1]):
+                break  # a row under a header of names apart by blanks (`ss -p`'s `users:(("sshd",pid=812,fd=3))`)
             rows = [row for row in head_lines[index + 1 :] + sampled if row.strip()]
             if rows and _over(rows, lambda row, d=delimiter, c=count: _delimiters(row, d) >= c, 0.8):
                 extra = tuple(head[i] for i in range(max(0, index - 4), index) if head_lines[i].strip())
@@ -926,10 +928,12 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
         words = line.split()
         if len(words) < 3 or not _lettered(line):
             continue
-        rows = [row for row in head_lines[index + 1 :] + sampled if row.strip()]
+        rows = _unindented_rows(line, [row for row in head_lines[index + 1 :] + sampled if row.strip()])
         if len(rows) < 3:
             return None
-        if _over(rows, _at_least(len(words) - 1), 0.8) and _over(
+        # Names of more than a word (`Local Address:Port`) make a header of more words than its rows have fields.
+        spare = 2 if len(words) >= 6 else 1
+        if _over(rows, _at_least(len(words) - spare), 0.8) and _over(
             rows, lambda row: any(_NUMBER.match(field) or _VERSION.match(field) for field in row.split()), 0.8
         ):
             index = _header_above_rows(head_lines, index)
@@ -937,6 +941,20 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
             return _table_shape(view, head, head_lines, index, ' ', extra, 'aligned', sampled)
         return None
     return None
+
+
+def _unindented_rows(header: str, rows: list[str]) -> list[str]:
+    """The rows of a table whose header opens its line: where some rows open theirs as well, the lines indented
+    under them say more of the row above (`ss -i`'s socket details), and are no rows themselves."""
+    if header[:1].isspace():
+        return rows
+    flush = [row for row in rows if not row[:1].isspace()]
+    return flush if len(flush) >= 3 and len(flush) * 5 >= len(rows) * 2 else rows
+
+
+def _names_line(line: str) -> bool:
+    """Whether `line` reads as column names apart by blanks: three words or more, each holding a letter."""
+    return len(line.split()) >= 3 and _lettered(line)
 
 
 def _delimiters(line: str, delimiter: str) -> int:
@@ -4863,6 +4881,8 @@ def _columns(view: TextView, shape: Shape) -> _Columns | None:
         for line, start in zip(texts, starts[:-1], strict=True)
         if start < ceiling and line.strip() and not (('---' in line or '===' in line) and is_rule(line))
     ]
+    kept = set(_unindented_rows(view.content(shape.header), [line for line, _ in rows]))
+    rows = [(line, start) for line, start in rows if line in kept]
     if len(rows) < RARE_MIN_ROWS:
         return None
     sample = [line for line, _ in rows[:ALIGNED_SAMPLE]]
@@ -4952,6 +4972,12 @@ def _rare_rows(view: TextView, table: _Columns) -> list[Pick]:
     ]
 
 
+OUTLIER_FEW = 6
+"""In a column where most rows hold one value, the rows holding far more stand out while they are at most this share
+(a sixth) of the rows read."""
+OUTLIER_FROM_ONE = 100.0
+"""How many times that value (or one, for a zero) a row must hold more than it to stand out: bytes queued where
+every other queue is empty, not a process at 100% CPU among idle ones (a top's own order shows those)."""
 OUTLIER_FENCE = 3.0
 """How many spreads of a column's middle half above its upper quartile a value must be to stand out (Tukey's far
 fence): a day with 177 flights cancelled where most days see under ten."""
@@ -4984,9 +5010,15 @@ def _outlier_rows(view: TextView, shape: Shape, table: _Columns) -> list[Pick]:
             continue
         low, high = numbers[len(numbers) // 4], numbers[len(numbers) * 3 // 4]
         spread = high - low
-        if spread <= 0:
-            continue
-        fence = high + OUTLIER_FENCE * spread
+        if spread > 0:
+            fence = high + OUTLIER_FENCE * spread
+        else:
+            # Most rows hold one value (an empty queue, no errors): the few holding a hundred times more stand out.
+            spread = max(abs(high), 1.0)
+            fence = high + OUTLIER_FROM_ONE * spread
+            above = sum(1 for number in numbers if number > fence)
+            if not above or above > OUTLIER_ROWS or above * OUTLIER_FEW > len(numbers):
+                continue  # many rows holding more (a listing's processes among kernel threads): two kinds of row
         if word < 0:
             candidates = _past(view.text, reach(column), fence, numbers, len(sample) / len(lines), index_of)
         elif len(lines) <= OUTLIER_READ_ROWS:
