@@ -1799,6 +1799,21 @@ def test_a_report_without_codes_shows_the_findings_of_a_kind_found_once_or_twice
         assert "coloring/__init__.py:4:1: 'greedy_color' may be undefined" in preview.text
 
 
+def test_a_linters_quoted_source_and_a_word_on_every_finding_to_look_past_do_not_bury_its_warning() -> None:
+    # `lintr::lint_package()` over glue (real): 54 findings, each over the source line it quotes and a caret under
+    # that. "Looking past the style lints" names `lint`, which every finding holds (`[..._linter]`): held against all
+    # of them, the quoted source lines holding the request's words would come first.
+    report = data('diagnostics', 'lintr_glue_package.txt')
+    preview = asked(
+        report,
+        'Lint the glue package. Looking past the style lints (line length, quotes, names), what should we fix?',
+        800,
+    )
+    warning = 'R/import-standalone-s3-register.R:149:3: warning: [object_usage_linter] local variable \u2018out\u2019'
+    assert any(line.startswith(warning) for line in preview.text.splitlines()), preview.text
+    assert "#' SQL quoting." not in preview.text
+
+
 def test_a_check_a_request_names_brings_the_short_record_indented_under_it() -> None:
     # `checkov -d terraform/azure --compact` over TerraGoat (real): each failed check's line over the resource and the
     # file it failed in, indented under it. Asked which machine allows passwords, the check's record is the answer.

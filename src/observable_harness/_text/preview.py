@@ -682,9 +682,9 @@ def _metric_matches(view: TextView, lines: Sequence[LineMatch]) -> list[LineMatc
 def _quoted_or_echoed(text: str, start: int, end: int, *, table: bool = False) -> bool:
     """Whether the line is a command line (many options), as make and build tools print what they run, a
     source line a compiler quotes in its numbered gutter (in no `table`: a psql row opening with a number and a bar
-    is a row), or a traceback's frame in code not the user's (a request naming the framework finds it in every frame
-    the error passed through)."""
-    if not table and _GUTTER_LINE.match(text, start):
+    is a row) or with a caret under it (`  ^~~`: lintr's, a compiler's without a gutter), or a traceback's frame in
+    code not the user's (a request naming the framework finds it in every frame the error passed through)."""
+    if not table and (_GUTTER_LINE.match(text, start) or _CARET_LINE.match(text, end + 1)):
         return True
     frame = PYTHON_FRAME.match(text, start, end)
     if frame is not None:
@@ -692,6 +692,10 @@ def _quoted_or_echoed(text: str, start: int, end: int, *, table: bool = False) -
     words = text[start : min(end, start + 2_000)].split()
     options = sum(1 for word in words if word.startswith('-') and len(word) > 2)
     return options >= ECHO_OPTIONS and 3 * options >= len(words)
+
+
+_CARET_LINE = re.compile(r'[ \t]*~*\^[\^~]*[ \t]*(?:\n|$)')
+"""A line pointing with a caret (and tildes) at the place in the quoted line above it."""
 
 
 _PASSING = re.compile(r' \.\.\. (?:ok|skipped\b|expected failure)| (?:PASSED|SKIPPED|XFAIL|XPASS)\b')
