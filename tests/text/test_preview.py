@@ -1814,6 +1814,18 @@ def test_a_linters_quoted_source_and_a_word_on_every_finding_to_look_past_do_not
     assert "#' SQL quoting." not in preview.text
 
 
+def test_a_report_naming_its_rules_in_a_column_is_counted_by_rule_and_the_rule_a_request_points_at_leads() -> None:
+    # PHPMD's text format over Parsedown and its tests (real): `path:line`, the rule, the message, in columns; 480 of
+    # 608 findings are one naming rule. The census counts them by rule; asked for real defects like undefined
+    # variables, that rule's first finding comes before the first findings of the other rules.
+    report = data('diagnostics', 'phpmd_parsedown.txt')
+    plain = select_preview(report, 1_000)
+    assert_adds_up(plain, report, 1_000)
+    assert plain.text.startswith('[608 diagnostics by code: CamelCaseVariableName 480, CamelCaseParameterName 63,')
+    preview = asked(report, 'Is anything PHPMD found here a real defect, like an undefined variable, not naming style?')
+    assert '/home/dev/parsedown/test/ParsedownTest.php:24         UndefinedVariable ' in preview.text, preview.text
+
+
 def test_a_check_a_request_names_brings_the_short_record_indented_under_it() -> None:
     # `checkov -d terraform/azure --compact` over TerraGoat (real): each failed check's line over the resource and the
     # file it failed in, indented under it. Asked which machine allows passwords, the check's record is the answer.

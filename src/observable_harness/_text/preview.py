@@ -61,6 +61,7 @@ from .shapes import (
     TRACEBACK_HEADER,
     VARYING,
     Census,
+    Pick,
     Shape,
     ShapeKind,
     Span,
@@ -190,6 +191,8 @@ _STANDING_OUT = frozenset(('rare',))
 """Roles of the lines a shape's digest picks for standing out from the rest: odd values."""
 STANDING_SHARE = 8
 """A word found on more than this share of the lines (an eighth) tells no rows apart."""
+ASKED_CODE_LEAD = 10.0
+"""How far a first finding of a code the request's words find goes ahead of the other codes' first findings."""
 STANDING_ASKED = 4
 """Such lines holding the request's words that rank over the other lines holding them, at most."""
 WIDE_MATCHES = 3
@@ -525,6 +528,17 @@ def select_preview(
             )
             for rank, pick in enumerate(standing[:STANDING_ASKED])
         )
+        # The first finding of a checker's code on which the request's words score near their best goes before the
+        # first findings of its other codes: of a report's own account, the part the request points at ("real defects
+        # like undefined variables").
+        scores = {match.start: match.score for match in matches.lines}
+        bar = STRONG_SHARE * max(scores.values(), default=0.0)
+        digested = [
+            Pick(pick.priority + ASKED_CODE_LEAD, pick.spans, pick.role, pick.focus, pick.limit)
+            if pick.role == 'first of code' and scores.get(pick.spans[0][0], 0.0) >= bar > 0
+            else pick
+            for pick in digested
+        ]
     picks.extend(
         (
             min(pick.priority, HEADER_PRIORITY - 0.5)

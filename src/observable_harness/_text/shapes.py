@@ -331,6 +331,9 @@ _DIAGNOSTIC = re.compile(
     r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+:\d+:? \S|\s*\[[A-Z]{3,7}\] [^\s:]*\.[A-Za-z]\w{0,9}:\d+(?::\d+)?: \S'
     # Or its line alone, then a message in words (vulture: `x13.py:341: unused variable 'comptype' (100% confidence)`).
     r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+: [a-z]+ [a-z]'
+    # Or its line, then the rule's name in words run together and the message, in columns (PHPMD's text format:
+    # `src/Markdown.php:1642  UndefinedVariable  Avoid using undefined variables such as '$text' ...`).
+    r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+\s{2,}[A-Z]+[a-z]+(?:[A-Z][a-z0-9]*)+\s{2,}\S'
     # Or its line, then a message ending in the rule it broke, bracketed (cpplint: `src/core.c:1488:  Almost always,
     # snprintf is better than strcpy  [runtime/printf] [4]`).
     r'|\s*[^\s:]*\.[A-Za-z]\w{0,9}:\d+:\s+\S[^\n]*\[[\w/.+-]+\](?: \[\d\])?\s*$'
@@ -6765,6 +6768,8 @@ _CODE_STYLES = (
     _CodeStyle(_SPELLING, ': {code} ==> '),
     # A check named in words run together, in brackets ending the message: Checkstyle's `[UnusedImports]`.
     _CodeStyle(re.compile(r'(?<=\S) \[([A-Z][a-z]+(?:[A-Z][a-z0-9]*)+)\]$', re.MULTILINE), ' [{code}]\n'),
+    # A rule named in words run together in a column after the place: PHPMD's `Markdown.php:1642  UndefinedVariable  `.
+    _CodeStyle(re.compile(r'\.[A-Za-z]\w{0,9}:\d+\s{2,}([A-Z]+[a-z]+(?:[A-Z][a-z0-9]*)+)\s{2,}\S'), '  {code}  '),
     # A code in parentheses ending the message: staticcheck's `func cache is unused (U1000)`.
     _CodeStyle(re.compile(r'(?<=\S) \(([A-Z]{1,4}\d{2,5})\)$', re.MULTILINE), ' ({code})\n'),
     # A code in brackets right after the place: luacheck's `(W113)`, a policy's `[Subroutines::RequireFinalReturn]`.
