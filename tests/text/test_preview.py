@@ -1826,6 +1826,17 @@ def test_a_report_naming_its_rules_in_a_column_is_counted_by_rule_and_the_rule_a
     assert '/home/dev/parsedown/test/ParsedownTest.php:24         UndefinedVariable ' in preview.text, preview.text
 
 
+def test_a_proxys_log_shows_the_first_line_of_each_status_and_flags_few_of_its_lines_hold() -> None:
+    # haproxy's httplog in front of three small servers of ours (real): 381 of 420 requests `200`, and a `502` (`SH--`)
+    # and a `503` (`SC--`) when one server went down, `504`s (`sH--`) from a slow search: fields past the line's first.
+    log = data('logs', 'haproxy_httplog_api.txt')
+    preview = select_preview(log, 1_000)
+    assert_adds_up(preview, log, 1_000)
+    lines = preview.text.splitlines()
+    assert any(' api/a3 0/0/0/-1/2 502 209 - - SH-- ' in line for line in lines), preview.text
+    assert any(' api/a3 0/0/-1/-1/3004 503 217 - - SC-- ' in line for line in lines)
+
+
 def test_a_check_a_request_names_brings_the_short_record_indented_under_it() -> None:
     # `checkov -d terraform/azure --compact` over TerraGoat (real): each failed check's line over the resource and the
     # file it failed in, indented under it. Asked which machine allows passwords, the check's record is the answer.

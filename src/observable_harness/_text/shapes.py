@@ -2295,6 +2295,7 @@ def digest(
             *_run_end(view, head, tail, sample),
             *_sorted_ends(view, head, tail),
             *_rare_leading(view, head, tail, sample),
+            *_rare_far_fields(view, [*head, *sample, *tail]),
             *_rare_findings(view, [*head, *sample, *tail]),
             *_keyed_outliers(view, [*head, *sample, *tail]),
             *_section_tops(view, [*head, *sample, *tail]),
@@ -3687,6 +3688,67 @@ def _rare_findings(view: TextView, read: list[Span]) -> list[Pick]:
         priority = RARE_FINDING_PRIORITY if rank < RARE_FINDINGS_FIRST else HEADER_PRIORITY - 1.5
         picks.append(Pick(priority - rank * 0.01, (line, *indented_under(view, line, FINDING_LINES)), 'rare'))
     return picks
+
+
+RARE_FAR_FIELDS = 12
+"""A log line's fields read for a column of few values past its first ones (a proxy's status, its flags)."""
+RARE_FAR_DOMINANT = 0.8
+"""Share of the lines read that must hold a column's commonest value for the others to be exceptions."""
+_STATUS_LIKE = re.compile(r'[1-5]\d\d|[^\d\s]+')
+"""A value that says how something went: a status code, a word or flags without digits (`----`, `INFO`), not a
+time, a size or a count, whose rare values say nothing."""
+RARE_FAR_FORM = 0.6
+"""Share of the lines read that must hold the same number of fields for the log to have a form of its own."""
+RARE_FAR_SHARE = 0.05
+"""Lines a value may be on, as a share of those holding the column, and still be rare (a 503 among 200s)."""
+
+
+def _rare_far_fields(view: TextView, read: list[Span]) -> list[Pick]:
+    """In a log of lines of the same fields (a proxy's, a server's access log), the first line of each value found on
+    a few lines only in a column past the first fields where most lines hold one value: haproxy's `503` and `504`
+    among `200`s, its termination flags `sH--` among `----`. The rarest first, one line each."""
+    if view.total > ROW_SCAN_CHARS:
+        return []
+    rows = [line.split() for span in read if (line := view.content(span))[:1].strip()]
+    if len(rows) < RARE_MIN_ROWS:
+        return []
+    # The lines of the log's own form hold as many fields each (a proxy's request is its last three): others (its
+    # notices of servers going down) are other lines.
+    width, held = Counter(len(row) for row in rows).most_common(1)[0]
+    if width <= RARE_FIELDS + 1 or held < RARE_FAR_FORM * len(rows):
+        return []
+    usual: dict[int, str] = {}
+    for field in range(RARE_FIELDS, min(width - 1, RARE_FAR_FIELDS)):
+        values = Counter(row[field] for row in rows if len(row) == width)
+        value, count = values.most_common(1)[0]
+        if RARE_FAR_DOMINANT * values.total() <= count < values.total() and _STATUS_LIKE.fullmatch(value):
+            usual[field] = value
+    if not usual:
+        return []
+    text = view.text
+    seen: dict[tuple[int, str], list[int]] = {}
+    held = 0
+    start = 0
+    while start < view.end:
+        stop = text.find('\n', start, view.end)
+        stop = view.end if stop == -1 else stop
+        fields = text[start:stop].split()
+        if len(fields) == width and text[start : start + 1].strip():
+            held += 1
+            for field, value in usual.items():
+                if fields[field] != value:
+                    seen.setdefault((field, fields[field]), []).append(start)
+        start = stop + 1
+    rare = sorted((len(places), places[0]) for places in seen.values() if len(places) <= RARE_FAR_SHARE * held)
+    chosen: list[int] = []  # a line odd in two columns (a 503 and its flags `SC--`) is one line
+    for _, place in rare:
+        if len(chosen) == RARE_ROWS:
+            break
+        if place not in chosen:
+            chosen.append(place)
+    return [
+        Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (view.line_at(place),), 'rare') for rank, place in enumerate(chosen)
+    ]
 
 
 def _rare_leading(view: TextView, head: list[Span], tail: list[Span], sample: list[Span]) -> list[Pick]:
