@@ -1837,6 +1837,21 @@ def test_a_proxys_log_shows_the_first_line_of_each_status_and_flags_few_of_its_l
     assert any(' api/a3 0/0/-1/-1/3004 503 217 - - SC-- ' in line for line in lines)
 
 
+def test_a_report_of_parts_each_closed_by_a_verdict_alike_shows_every_parts_verdict() -> None:
+    # `systemd-analyze security --offline=true` of five units here (real): each unit's table of checks, closed by
+    # `→ Overall exposure level for <unit>: <score> <verdict>`. The last is the final line; the others are as telling.
+    report = data('tables', 'systemd_analyze_security_five_units.txt')
+    for preview in (select_preview(report, 1_000), asked(report, 'Which of these services is the least hardened?')):
+        assert_adds_up(preview, report, 1_000)
+        for unit in (
+            'dpkg-db-backup.service: 9.6',
+            'rsync.service: 8.7',
+            'nftables.service: 9.5',
+            'fstrim.service: 7.0',
+        ):
+            assert f'\u2192 Overall exposure level for {unit}' in preview.text, preview.text
+
+
 def test_a_check_a_request_names_brings_the_short_record_indented_under_it() -> None:
     # `checkov -d terraform/azure --compact` over TerraGoat (real): each failed check's line over the resource and the
     # file it failed in, indented under it. Asked which machine allows passwords, the check's record is the answer.

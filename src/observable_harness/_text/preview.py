@@ -336,6 +336,12 @@ def select_preview(
         if opener:
             lines = [_Line(span, plain_limit, role='final') for span in opener]
             picks.append((FINAL_OPENER_PRIORITY, [*lines, _Line(final_line, final_limit, role='final')], 'final'))
+        # A report of several parts, each closed by a verdict alike (`→ Overall exposure level for x.service: 9.6
+        # UNSAFE` under each unit checked): the earlier parts' verdicts, as the last is shown.
+        picks.extend(
+            (FINAL_SIBLING_PRIORITY - rank * 0.01, [_Line(span, final_limit, role='final')], 'final')
+            for rank, span in enumerate(_final_siblings(view, final_line))
+        )
 
     counted = census(view, [*head, *sample, *tail]) if shape.kind is ShapeKind.diagnostics else None
     matches = Matches()
@@ -691,6 +697,36 @@ def _metric_matches(view: TextView, lines: Sequence[LineMatch]) -> list[LineMatc
             taken.add(match.start)
             out.append(match)
     return out
+
+
+_VERDICT_OPENING = re.compile(r'[^\w\n]*(?:[A-Za-z]+ ){2,}')
+"""A line's opening words, before its first that holds a digit, a dot or a colon: what a verdict says it is about."""
+FINAL_SIBLINGS = 6
+"""Earlier lines opening as the final line does that are shown with it, the last first, at most."""
+FINAL_SIBLING_READ = 64
+"""Lines opening so that are looked at: more are the output's texture, not its parts' verdicts."""
+
+
+def _final_siblings(view: TextView, final: Span) -> list[Span]:
+    """The lines that open with the final line's opening words (at least two words and a dozen characters, up to its
+    first word holding a digit, a dot or a colon), each opening its line, the last first; none where there are many."""
+    text = view.text
+    opening = _VERDICT_OPENING.match(text, final[0], final[1])
+    if opening is None or opening.end() - opening.start() < FINAL_OPENING_CHARS:
+        return []
+    words = '\n' + text[opening.start() : opening.end()]
+    places: list[int] = []
+    found = text.find(words, 0, final[0])
+    while found != -1:
+        places.append(found + 1)
+        if len(places) > FINAL_SIBLING_READ:
+            return []
+        found = text.find(words, found + 1, final[0])
+    return [view.line_at(place) for place in reversed(places[-FINAL_SIBLINGS:])]
+
+
+FINAL_OPENING_CHARS = 12
+"""Characters a final line's opening words must run to for lines opening with them to be its siblings."""
 
 
 def _quoted_or_echoed(text: str, start: int, end: int, *, table: bool = False) -> bool:
@@ -1262,6 +1298,9 @@ def _varied(text: str, lines: Sequence[LineMatch]) -> list[LineMatch]:
     return first + later
 
 
+FINAL_SIBLING_PRIORITY = 940.0
+"""Under the final line and a summary's last lines, over what a request's words find: the verdicts of a report's
+earlier parts."""
 FINAL_OPENER_PRIORITY = 960.0
 """Where the line an indented last line goes on from ranks: with the account a run ends with."""
 OPENER_REACH = 2
