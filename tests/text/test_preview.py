@@ -1852,6 +1852,29 @@ def test_a_report_of_parts_each_closed_by_a_verdict_alike_shows_every_parts_verd
             assert f'\u2192 Overall exposure level for {unit}' in preview.text, preview.text
 
 
+def test_a_warning_logged_in_lowercase_after_the_tools_name_is_found_in_the_middle_of_a_log() -> None:
+    # npm's verbose install (its forms): hundreds of lines of fetches and scripts run, and two `npm warn deprecated`
+    # deep in them.
+    forms = (
+        'npm http fetch GET 200 https://registry.npmjs.org/pkg-{0}/-/pkg-{0}-1.0.{1}.tgz {2}ms (cache miss)',
+        'npm info run pkg-{0}@1.0.{1} postinstall {{ code: 0, signal: null }}',
+        'npm verbose reify failed optional dependency /srv/app/node_modules/fsevents-{0}',
+        'npm http cache pkg-{0}@https://registry.npmjs.org/pkg-{0}/-/pkg-{0}-1.0.{1}.tgz 0ms (cache hit)',
+    )
+    lines = [forms[i % 4].format(i, i % 7, 100 + i) for i in range(600)]
+    lines[250] = (
+        'npm warn deprecated request@2.88.2: request has been deprecated, see https://github.com/request/request'
+    )
+    lines[380] = 'npm warn deprecated uuid@3.4.0: Please upgrade  to version 7 or higher.'
+    # Its account at the end warns too: `warn` is on too many lines to be a rare first field.
+    scripts = [f'npm warn install-scripts   pkg-{i}@1.0.0 (postinstall: node scripts/postinstall)' for i in range(6)]
+    log = '\n'.join(['npm verbose cli /usr/bin/node /usr/bin/npm', *lines, 'added 212 packages in 9s', *scripts])
+    preview = select_preview(log, 1_000)
+    assert_adds_up(preview, log, 1_000)
+    assert lines[250] in preview.text.splitlines(), preview.text
+    assert lines[380] in preview.text.splitlines()
+
+
 def test_a_check_a_request_names_brings_the_short_record_indented_under_it() -> None:
     # `checkov -d terraform/azure --compact` over TerraGoat (real): each failed check's line over the resource and the
     # file it failed in, indented under it. Asked which machine allows passwords, the check's record is the answer.

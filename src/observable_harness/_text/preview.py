@@ -128,6 +128,8 @@ MIDDLE_MARKERS = (
     'WARNING',  # a log level: `WARNING License classifiers are deprecated.`, Maven's `[WARNING]`
     ' WARN ',  # the level's short name (supervisord's `WARN exited: worker (exit status 1; not expected)`, log4j's)
     '\nwarning: ',  # rustc's, opening its line: `warning: use of deprecated method ...` (not setuptools' indented ones)
+    'npm warn ',  # npm's level, lowercase after its name: `npm warn deprecated inflight@1.0.6: ...`
+    '[warn] ',  # in brackets, lowercase: nginx's `[warn]`
     ' passing (',  # mocha's tally, printed before its failures' details: `  1255 passing (3s)`
     ' newly installed, ',  # apt's account, before what it unpacks: `148 upgraded, 0 newly installed, 0 to remove ...`
     'HTTP/1.1" 5',  # a request answered with a 5xx status in an access log: `"PUT /user/1 HTTP/1.1" 500 336`
