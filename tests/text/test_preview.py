@@ -1875,6 +1875,25 @@ def test_a_warning_logged_in_lowercase_after_the_tools_name_is_found_in_the_midd
     assert lines[380] in preview.text.splitlines()
 
 
+def test_a_log_assigning_outcomes_shows_the_first_line_of_each_uncommon_one() -> None:
+    # A job runner's logfmt lines: 400 jobs `result=ok`, a few `result=skipped`, one `result=requeued` deep in them.
+    lines = [
+        f'time=2026-12-03T10:{i // 60:02}:{i % 60:02}Z level=info job=export-{i} result=ok duration={20 + i % 9}ms'
+        for i in range(400)
+    ]
+    for i in (90, 210, 330):
+        lines[i] = (
+            f'time=2026-12-03T10:{i // 60:02}:{i % 60:02}Z level=info job=export-{i} result=skipped reason=locked'
+        )
+    lines[260] = 'time=2026-12-03T10:04:20Z level=info job=export-260 result=requeued attempt=3 reason=upstream-busy'
+    log = '\n'.join(lines)
+    preview = select_preview(log, 1_000)
+    assert_adds_up(preview, log, 1_000)
+    shown = preview.text.splitlines()
+    assert lines[260] in shown, preview.text
+    assert lines[90] in shown
+
+
 def test_a_check_a_request_names_brings_the_short_record_indented_under_it() -> None:
     # `checkov -d terraform/azure --compact` over TerraGoat (real): each failed check's line over the resource and the
     # file it failed in, indented under it. Asked which machine allows passwords, the check's record is the answer.

@@ -2320,6 +2320,7 @@ def digest(
             *_unmarked_fields(view, asked),
             *_changed_entries(view, head, tail, sample),
             *_rare_labelled_statuses(view, [*head, *sample, *tail]),
+            *_assigned_outcomes(view, [*head, *sample, *tail]),
         ]
     if kind is ShapeKind.records and shape.variant == 'lines':
         return _rare_members(view)
@@ -2995,6 +2996,58 @@ def _rare_labelled_statuses(view: TextView, read: list[Span]) -> list[Pick]:
         else:
             picks.append(Pick(HEADER_PRIORITY - 2.5 - rank * 0.01, (line,), 'rare', place))
     return picks
+
+
+_ASSIGNED = re.compile(
+    r'(?<![\w-])(status|state|result|outcome|level|lvl|severity|dsn|action|verdict|disposition)'
+    r'=([A-Za-z][\w-]{0,15}|\d(?:\.\d{1,3}){2})(?=[,;\s)]|$)'
+)
+"""A value a log line assigns to a key naming how something went, as a word or a status code (postfix's
+`status=bounced`, `dsn=5.1.1`; logfmt's `level=warn`): not one naming who or what (`app=billing-sync`)."""
+OUTCOME_VALUES = 6
+"""Values a key may take for each of its uncommon ones to be told: a status, an outcome, a level."""
+OUTCOME_LINES = 6
+"""Lines shown for such values at most: the first holding each, the rarest value first."""
+
+
+def _assigned_outcomes(view: TextView, read: list[Span]) -> list[Pick]:
+    """Where log lines assign a key one of a few values (`status=sent`, `deferred`, `bounced`), most of them one, the
+    first line holding each of the others, the rarest first: how each kind of outcome looked, and for what. A key
+    whose values vary (an address, a delay) says nothing by them."""
+    if view.total > ROW_SCAN_CHARS or not any('=' in view.content(span) for span in read):
+        return []
+    text = view.text
+    values: dict[str, Counter[str]] = {}
+    firsts: dict[tuple[str, str], int] = {}
+    for found in _ASSIGNED.finditer(text, 0, view.end):
+        key, value = found.group(1), found.group(2)
+        counted = values.setdefault(key, Counter())
+        if len(counted) > OUTCOME_VALUES and value not in counted:
+            continue  # a key of many values: no outcome
+        counted[value] += 1
+        firsts.setdefault((key, value), found.start(2))
+    chosen: list[tuple[int, int]] = []  # how many lines hold the value, where it first is
+    for key, counted in values.items():
+        total = counted.total()
+        if not 2 <= len(counted) <= OUTCOME_VALUES or total < RARE_MIN_ROWS:
+            continue
+        usual, most = counted.most_common(1)[0]
+        if most < total / 2:
+            continue  # no usual outcome: the values are what the lines are about, not exceptions
+        chosen += [(count, firsts[(key, value)]) for value, count in counted.items() if value != usual]
+    lines: dict[Span, int] = {}  # each line, cut to fit, keeps its value
+    for _, place in sorted(chosen):
+        lines.setdefault(view.line_at(place), place)
+        if len(lines) == OUTCOME_LINES:
+            break
+    # Under a log's first error (what went wrong), over its other lines.
+    return [
+        Pick(OUTCOME_PRIORITY - rank * 0.01, (line,), 'rare', place) for rank, (line, place) in enumerate(lines.items())
+    ]
+
+
+OUTCOME_PRIORITY = 400.0
+"""Where the first line of each uncommon outcome ranks: under a log's first error (410), over its plain lines."""
 
 
 def _record_opener(view: TextView) -> str:
