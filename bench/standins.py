@@ -95,8 +95,11 @@ def load_cases(path: Path = HERE / 'cases.json') -> list[Case]:
         text = (path.parent / 'captures' / item['file']).read_text(encoding='utf-8', errors='replace')
         structured = bool(item.get('structured'))
         value: Any = json.loads(text) if structured else text
+        # The parts of a fact given as a list of parts are read as a fact given whole is.
         facts = tuple(
-            (_compact_json_fact(fact) if structured else fact) if isinstance(fact, str) else tuple(fact)
+            (_compact_json_fact(fact) if structured else fact)
+            if isinstance(fact, str)
+            else tuple(_compact_json_fact(part) if structured else part for part in fact)
             for fact in item['facts']
         )
         cases.append(
@@ -125,7 +128,8 @@ def _compact_json_fact(fact: str) -> str:
     """A fact copied from a line of a pretty-printed JSON capture (`"percent_covered": 96.9,`), as compact JSON
     spells it (`"percent_covered":96.9,`), its members apart by a bare comma: the tool returns the parsed value, and
     every configuration shows the model compact JSON, so a fact is judged on its content, not on its spacing."""
-    return _MEMBER_SEPARATOR.sub(',', _KEY_SEPARATOR.sub('":', fact)).removesuffix(' {').removesuffix(' [')
+    compact = _MEMBER_SEPARATOR.sub(',', _KEY_SEPARATOR.sub('":', fact)).removesuffix(' {').removesuffix(' [')
+    return compact[:-1] if compact.endswith(', ') else compact  # a member's value ended by its comma (`"id": 6, `)
 
 
 def fact_seen(fact: str | tuple[str, ...], seen: str) -> bool:

@@ -678,6 +678,27 @@ def test_asked_when_a_series_peaked_and_bottomed_out_the_records_holding_its_lar
     assert '{"month":"2023-11","invoices":6,"revenue":23.76,' in preview.text
 
 
+def test_a_record_ranked_by_a_number_keeps_the_member_the_request_asks_for_beyond_its_opening() -> None:
+    # `sqlite3 -json` of Chinook's customers with what each spent (real): the biggest spenders' records are long (an
+    # address, a phone), and the request asks for their email, far into each record: ranked, a record keeps what it
+    # is, the email and its spend, and leaves the other values out.
+    query = (
+        'SELECT c.CustomerId, c.FirstName, c.LastName, c.Company, c.Address, c.City, c.State, c.Country, c.PostalCode, '
+        'c.Phone, c.Email, COUNT(i.InvoiceId) AS invoices, ROUND(SUM(i.Total), 2) AS spend, MAX(i.InvoiceDate) AS '
+        'last_invoice FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId GROUP BY c.CustomerId ORDER BY '
+        'c.LastName'
+    )
+    text = compact_json(json.loads(data('json', 'sqlite_json_chinook_customer_spend.json')))
+    intent = Intent.gather(
+        args={'sql': query}, prompt='Which customers have the highest spend, and what is their email?'
+    )
+    preview = select_preview(text, 1_000, intent=intent)
+    assert_adds_up(preview, text, 1_000)
+    top = next(line for line in preview.text.splitlines() if line.startswith('{"CustomerId":6,'))
+    assert '"Email":"hholy@gmail.com"' in top and '"spend":49.62' in top, preview.text
+    assert '"Address":\u2026' in top
+
+
 def test_a_member_null_in_most_records_is_no_answer_to_where_values_are_missing() -> None:
     records = [
         {'id': n, 'name': f'item-{n}', 'note': None if n % 4 else 'x', 'size': None if n == 57 else n}

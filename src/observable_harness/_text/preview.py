@@ -2297,14 +2297,21 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
         if common is not None:
             offer = common
     picks.sort(key=lambda item: -item[0])
-    kept = _pack_records(text, picks, budget, limit)
+    # The members the request's own words name (`support_rep` for "which support rep"): a ranked record keeps them.
+    asked = [term.key for term in intent.terms if term.key in intent.asked] if intent is not None else []
+    named = frozenset(
+        found.group(1)
+        for found in _MEMBER_VALUE.finditer(text, first, record_at(first)[1])
+        if any(_names_member(found.group(1), key) for key in asked)
+    )
+    kept = _pack_records(text, picks, budget, limit, named)
     chosen_starts = {span[0] for span in chosen}
     if offer is not None and offer_chars and offer.lines > sum(1 for start in kept if start in chosen_starts):
         if budget - offer_chars < MIN_OFFER_ROOM:
             offer = None
         else:
             # Matching records did not all fit: make room for the offer that points to them, and choose again.
-            kept = _pack_records(text, picks, budget - offer_chars, limit)
+            kept = _pack_records(text, picks, budget - offer_chars, limit, named)
     pieces: list[str] = []
     kept_chars = places = kept_units = counted = 0
     cursor = 0
@@ -2320,7 +2327,7 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
             pieces.append(_record_gap(skipped) if skipped else f' …[{start - cursor:,} chars cut]… ')
             places += 1
         at = focus - start if focus >= 0 else -1
-        shown, kept_part, cuts = _fit_record(text[start:end], _record_limit(text, limit, focus), at)
+        shown, kept_part, cuts = _fit_record(text[start:end], _record_limit(text, limit, focus), at, named)
         pieces.append(shown)
         places += cuts
         kept_chars += kept_part
@@ -2390,11 +2397,21 @@ def _extreme_records(
     keys = [name for name in numeric if intent.measure and _measured_by(name, intent.measure)][:1]
     if not keys:
         # The members the request's own words name (a query's arguments list every column it selects), else those
-        # its arguments name, the weightiest term's first: two, ranked each way when it asks for both.
+        # its arguments name, by the weight of the words naming each ("2025 totals": `total_2025` over
+        # `lifetime_total`): two, ranked each way, when it asks for both.
         for asked in (True, False):
-            for term in intent.terms:
-                if (term.key in intent.asked) is asked:
-                    keys += [name for name in numeric if name not in keys and _measured_by(name, term.key)]
+            named = {
+                name: weight
+                for name in numeric
+                if (
+                    weight := sum(
+                        term.weight
+                        for term in intent.terms
+                        if (term.key in intent.asked) is asked and _measured_by(name, term.key)
+                    )
+                )
+            }
+            keys = sorted(named, key=lambda name: -named[name])
             if keys:
                 break
     keys = keys[: 2 if intent.both_extremes else 1]
@@ -2536,13 +2553,20 @@ ELIDED = '…'
 """What stands for a record's value left out."""
 
 
-def _fit_record(record: str, limit: int, focus: int) -> tuple[str, int, int]:
+def _fit_record(record: str, limit: int, focus: int, named: frozenset[str] = frozenset()) -> tuple[str, int, int]:
     """A record in about `limit` characters. One shown for what the request names there (`focus`, else -1) keeps every
     member's name and its short values: the longest string values elsewhere in it are left out (`"email":…`), as few
     as it takes for the rest to show whole; one they would not spare a cut is cut in its middle. The place it was chosen
-    for and its first long string (what names a record opening with its id) stay whole."""
+    for and its first long string (what names a record opening with its id) stay whole. One shown for the number it is
+    ranked by keeps the values of the members the request names (`named`: whose support rep) and leaves out the rest."""
     if focus < 0 or len(record) <= limit * OVERSHOOT:
         return _fit(record, limit, focus)
+    if named and _NUMBER_MEMBER.match(record, focus):
+        # Cut in one place it may show the named members already (those next to what it is): no need to leave out more.
+        plain = _fit(record, limit, focus)
+        wanted = [found.group() for found in _MEMBER_VALUE.finditer(record) if found.group(1) in named]
+        projected = None if all(member in plain[0] for member in wanted) else _projected(record, focus, named)
+        return projected if projected is not None else plain
     values = [found.span(1) for found in _LONG_VALUE.finditer(record)]
     dropped: list[tuple[int, int]] = []
     length = len(record)
@@ -2558,6 +2582,41 @@ def _fit_record(record: str, limit: int, focus: int) -> tuple[str, int, int]:
     pieces: list[str] = []
     done = 0
     for start, end in sorted(dropped):
+        pieces += [record[done:start], ELIDED]
+        done = end
+    pieces.append(record[done:])
+    return ''.join(pieces), length - len(dropped) * len(ELIDED), len(dropped)
+
+
+_MEMBER_VALUE = re.compile(
+    r'"([A-Za-z_][\w -]{0,40})":("(?:[^"\\\n]|\\.)*"|-?\d[\d.]*(?:[eE][-+]?\d+)?|true|false|null)(?=[,}])'
+)
+"""A record's member whose value is a string, a number or a constant, with its name and its value."""
+PROJECTED_RECORD = 300
+"""Room for a ranked record shown with only the values of the members a request names: what it is, those, its number."""
+
+
+def _projected(record: str, focus: int, named: frozenset[str]) -> tuple[str, int, int] | None:
+    """`record` with the values of its members left out but its first member's, its first string's (what names
+    it), those of the members in `named` and the one at `focus`; None when that is longer than `PROJECTED_RECORD`
+    or leaves nothing out."""
+    members = list(_MEMBER_VALUE.finditer(record))
+    first_string = next((found.start(2) for found in members if found.group(2).startswith('"')), -1)
+    dropped = [
+        found.span(2)
+        for index, found in enumerate(members)
+        if index
+        and found.start() != focus
+        and found.start(2) != first_string
+        and found.group(1) not in named
+        and found.end(2) - found.start(2) > len(ELIDED)
+    ]
+    length = len(record) - sum(end - start - len(ELIDED) for start, end in dropped)
+    if not dropped or length > PROJECTED_RECORD:
+        return None
+    pieces: list[str] = []
+    done = 0
+    for start, end in dropped:
         pieces += [record[done:start], ELIDED]
         done = end
     pieces.append(record[done:])
@@ -2588,7 +2647,11 @@ LAST_RECORD_NAMED = 400.0
 
 
 def _pack_records(
-    text: str, picks: list[tuple[float, tuple[int, int], int]], room: int, limit: int
+    text: str,
+    picks: list[tuple[float, tuple[int, int], int]],
+    room: int,
+    limit: int,
+    named: frozenset[str] = frozenset(),
 ) -> dict[int, tuple[int, int, int]]:
     """Records in priority order while their shown size, each with a widest gap marker, stays within `room`."""
     kept: dict[int, tuple[int, int, int]] = {}
@@ -2598,7 +2661,7 @@ def _pack_records(
         if start in kept:
             continue
         at = focus - start if focus >= 0 else -1
-        shown = len(_fit_record(text[start:end], _record_limit(text, limit, focus), at)[0])
+        shown = len(_fit_record(text[start:end], _record_limit(text, limit, focus), at, named)[0])
         grown = size + shown + 1 + widest
         if grown > room:
             continue
