@@ -1785,7 +1785,7 @@ def test_an_rspec_run_shows_its_failed_examples_and_what_the_first_failures_expe
 def test_a_testdox_run_shows_its_crossed_tests_and_the_message_under_each_bar() -> None:
     # `phpunit --testdox` of doctrine/inflector with French's plural exceptions dropped here (real): 4 of 1,032 fail,
     # each crossed (`✘`) with its message down a gutter of bars under it, the whole list again at the end.
-    run = data('test_runs', 'phpunit_testdox_inflector_french.txt')
+    run = data('test_runs', 'phpunit_testdox_inflector_french.txt.gz')
     asked_for = 'I simplified the French plural rules: which words come out wrong now, and as what?'
     for preview in (select_preview(run, 1_000), asked(run, asked_for)):
         assert_adds_up(preview, run, 1_000)
@@ -1839,7 +1839,7 @@ def test_a_report_naming_its_rules_in_a_column_is_counted_by_rule_and_the_rule_a
     # PHPMD's text format over Parsedown and its tests (real): `path:line`, the rule, the message, in columns; 480 of
     # 608 findings are one naming rule. The census counts them by rule; asked for real defects like undefined
     # variables, that rule's first finding comes before the first findings of the other rules.
-    report = data('diagnostics', 'phpmd_parsedown.txt')
+    report = data('diagnostics', 'phpmd_parsedown.txt.gz')
     plain = select_preview(report, 1_000)
     assert_adds_up(plain, report, 1_000)
     assert plain.text.startswith('[608 diagnostics by code: CamelCaseVariableName 480, CamelCaseParameterName 63,')
@@ -1850,7 +1850,7 @@ def test_a_report_naming_its_rules_in_a_column_is_counted_by_rule_and_the_rule_a
 def test_a_proxys_log_shows_the_first_line_of_each_status_and_flags_few_of_its_lines_hold() -> None:
     # haproxy's httplog in front of three small servers of ours (real): 381 of 420 requests `200`, and a `502` (`SH--`)
     # and a `503` (`SC--`) when one server went down, `504`s (`sH--`) from a slow search: fields past the line's first.
-    log = data('logs', 'haproxy_httplog_api.txt')
+    log = data('logs', 'haproxy_httplog_api.txt.gz')
     preview = select_preview(log, 1_000)
     assert_adds_up(preview, log, 1_000)
     lines = preview.text.splitlines()
@@ -1861,7 +1861,7 @@ def test_a_proxys_log_shows_the_first_line_of_each_status_and_flags_few_of_its_l
 def test_a_report_of_parts_each_closed_by_a_verdict_alike_shows_every_parts_verdict() -> None:
     # `systemd-analyze security --offline=true` of five units here (real): each unit's table of checks, closed by
     # `→ Overall exposure level for <unit>: <score> <verdict>`. The last is the final line; the others are as telling.
-    report = data('tables', 'systemd_analyze_security_five_units.txt')
+    report = data('tables', 'systemd_analyze_security_five_units.txt.gz')
     for preview in (select_preview(report, 1_000), asked(report, 'Which of these services is the least hardened?')):
         assert_adds_up(preview, report, 1_000)
         for unit in (
