@@ -2998,12 +2998,12 @@ def _rare_labelled_statuses(view: TextView, read: list[Span]) -> list[Pick]:
     return picks
 
 
-_ASSIGNED = re.compile(
-    r'(?<![\w-])(status|state|result|outcome|level|lvl|severity|dsn|action|verdict|disposition)'
-    r'=([A-Za-z][\w-]{0,15}|\d(?:\.\d{1,3}){2})(?=[,;\s)]|$)'
-)
-"""A value a log line assigns to a key naming how something went, as a word or a status code (postfix's
-`status=bounced`, `dsn=5.1.1`; logfmt's `level=warn`): not one naming who or what (`app=billing-sync`)."""
+OUTCOME_KEYS = ('status', 'state', 'result', 'outcome', 'level', 'lvl', 'severity', 'dsn', 'action', 'verdict')
+"""Keys naming how something went (postfix's `status=bounced`, `dsn=5.1.1`; logfmt's `level=warn`): not those naming
+who or what (`app=billing-sync`)."""
+_ASSIGNED = {key: re.compile(key + r'=([A-Za-z][\w-]{0,15}|\d(?:\.\d{1,3}){2})(?=[,;\s)]|$)') for key in OUTCOME_KEYS}
+"""Each such key given a value, as a word or a status code: searched from the key itself (a literal the regex engine
+skips to), what stands before it checked after (a look-behind first would be tried at every character)."""
 OUTCOME_VALUES = 6
 """Values a key may take for each of its uncommon ones to be told: a status, an outcome, a level."""
 OUTCOME_LINES = 6
@@ -3014,18 +3014,24 @@ def _assigned_outcomes(view: TextView, read: list[Span]) -> list[Pick]:
     """Where log lines assign a key one of a few values (`status=sent`, `deferred`, `bounced`), most of them one, the
     first line holding each of the others, the rarest first: how each kind of outcome looked, and for what. A key
     whose values vary (an address, a delay) says nothing by them."""
-    if view.total > ROW_SCAN_CHARS or not any('=' in view.content(span) for span in read):
+    if view.total > ROW_SCAN_CHARS:
         return []
+    lines = [view.content(span) for span in read]
+    keys = [key for key in OUTCOME_KEYS if any(f'{key}=' in line for line in lines)]
     text = view.text
     values: dict[str, Counter[str]] = {}
     firsts: dict[tuple[str, str], int] = {}
-    for found in _ASSIGNED.finditer(text, 0, view.end):
-        key, value = found.group(1), found.group(2)
-        counted = values.setdefault(key, Counter())
-        if len(counted) > OUTCOME_VALUES and value not in counted:
-            continue  # a key of many values: no outcome
-        counted[value] += 1
-        firsts.setdefault((key, value), found.start(2))
+    for key in keys:
+        for found in _ASSIGNED[key].finditer(text, 0, view.end):
+            before = text[found.start() - 1 : found.start()]
+            if before and (before.isalnum() or before in '_-'):
+                continue
+            value = found.group(1)
+            counted = values.setdefault(key, Counter())
+            if len(counted) > OUTCOME_VALUES and value not in counted:
+                continue  # a key of many values: no outcome
+            counted[value] += 1
+            firsts.setdefault((key, value), found.start(1))
     chosen: list[tuple[int, int]] = []  # how many lines hold the value, where it first is
     for key, counted in values.items():
         total = counted.total()
