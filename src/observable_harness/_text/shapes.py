@@ -3016,8 +3016,8 @@ def _assigned_outcomes(view: TextView, read: list[Span]) -> list[Pick]:
     whose values vary (an address, a delay) says nothing by them."""
     if view.total > ROW_SCAN_CHARS:
         return []
-    lines = [view.content(span) for span in read]
-    keys = [key for key in OUTCOME_KEYS if any(f'{key}=' in line for line in lines)]
+    read_lines = [view.content(span) for span in read]
+    keys = [key for key in OUTCOME_KEYS if any(f'{key}=' in line for line in read_lines)]
     text = view.text
     values: dict[str, Counter[str]] = {}
     firsts: dict[tuple[str, str], int] = {}
