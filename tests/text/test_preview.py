@@ -745,6 +745,17 @@ def test_socket_statistics_with_details_under_each_socket_show_the_queue_that_st
         assert piled in preview.text.splitlines()
 
 
+def test_a_polars_frame_is_read_by_its_dotted_bars_and_a_column_is_named_by_its_first_word() -> None:
+    # polars' printout of Chinook's albums by genre (real): boxed by solid bars, its columns apart by dotted ones
+    # (`┆`). Asked for the largest totals, the rows with the most `total_mb` show under the header.
+    table = data('tables', 'polars_chinook_albums_by_genre.txt')
+    preview = asked(table, 'Which albums have the largest totals on disk?', 800)
+    assert any(
+        'Battlestar Galactica (Classic), Season 1' in line and '12872.6' in line for line in preview.text.splitlines()
+    )
+    assert any('Lost, Season 3' in line and '11891.5' in line for line in preview.text.splitlines()), preview.text
+
+
 def test_asked_what_takes_up_the_space_a_listing_shows_its_largest_entries() -> None:
     """`zipinfo` of a Pillow wheel built here: the request asks for the largest entries without saying "largest"."""
     listing = data('listing', 'zipinfo_pillow_wheel.txt')

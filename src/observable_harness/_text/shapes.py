@@ -409,6 +409,8 @@ characters a table drawn in boxes is ruled with (`├────┼────
 _RULE_RUN = re.compile(r'[-=\u2500\u2501\u2550]{3}')
 _BOX_BAR = '\u2502'
 """The bar between a boxed table's columns (`│ symbol │ month │`)."""
+_DOTTED_BAR = '\u2506'
+"""The dotted bar between the columns of a table boxed by solid ones (polars': `│ origin ┆ dest │`)."""
 _BOX_TOPS = ('\u250c', '\u256d', '\u2554', '\u250f')
 """The corners a box's top border opens with: `┌`, `╭`, `╔`, `┏`."""
 _BOX_BOTTOM = '\u2514'
@@ -860,6 +862,8 @@ def row_fields(line: str, delimiter: str) -> list[str]:
     """A table row's cells: split at its delimiter, or at blanks (`' '`: a table aligned by them)."""
     if delimiter == ' ':
         return line.split()
+    if delimiter == _DOTTED_BAR:
+        return [field.strip(' \t' + _BOX_BAR) for field in line.split(delimiter)]  # the box's sides are no cells
     return [field.strip() for field in line.split(delimiter)]
 
 
@@ -889,7 +893,10 @@ def _table(view: TextView, head: list[Span], head_lines: list[str], sampled: lis
                 while header > 0 and _BOX_BAR in head_lines[header - 1] and not is_rule(head_lines[header - 1]):
                     header -= 1
                 extra = (*head[header + 1 : index], head[index])
-                return _table_shape(view, head, head_lines, header, _BOX_BAR, extra, 'boxed', sampled)
+                # Polars draws its columns apart with a dotted bar (`│ origin ┆ dest │`), the box's only at its sides.
+                names = head_lines[header]
+                bar = _DOTTED_BAR if _DOTTED_BAR in names and names.count(_BOX_BAR) <= 2 else _BOX_BAR
+                return _table_shape(view, head, head_lines, header, bar, extra, 'boxed', sampled)
             if _boxed(head_lines, index):
                 # A header between two rules (cloc's): the line above the first rule is a banner, not column names.
                 return _table_shape(
@@ -5783,6 +5790,9 @@ def _naming(name: str, subjects: tuple[str, ...]) -> int | None:
             return index  # `bwrtn/s` named as it is written, or its letters as a word
         if len(key) >= _MIN_STEM and letters.startswith(key) and len(letters) - len(key) <= len('ing'):
             return index  # the request's word stemmed (`block` of "blocked"): the column as the request wrote it
+        first = _NAME_WORD.match(name.lower())
+        if first is not None and len(first.group()) >= NAME_WORD_LETTERS and key.startswith(first.group()):
+            return index  # the column's first word the request's (`cancel_pct` for "cancellation rate")
         if letters in _MEASURED_BY.get(key, ()):
             return index
         if key == 'time' and _TIME_KEY.search(name) and not _WHEN.search(name):
@@ -5790,6 +5800,10 @@ def _naming(name: str, subjects: tuple[str, ...]) -> int | None:
     return None
 
 
+_NAME_WORD = re.compile(r'[a-z]+(?=[^a-z])')
+"""The first word of a column's name of several (`cancel` of `cancel_pct`)."""
+NAME_WORD_LETTERS = 5
+"""Letters a column's first word needs to name it by the request's word it begins."""
 _MIN_STEM = 4
 """Letters of a request's stemmed word that a column's name may go on from (`clients` for `client`)."""
 _WHEN = re.compile(r'start|stamp|date|created|updated|modified|^(?:end|stop)', re.IGNORECASE)
