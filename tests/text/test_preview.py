@@ -32,7 +32,7 @@ from tests.standins import capture, captures, line_with
 GAP = re.compile(r'\[… ([\d,]+) (line|record)s? …\]')
 IN_LINE_CUT = re.compile(r' ?…\[([\d,]+) chars cut\]… ?|(?<=":)…(?=[,}])')
 """A cut inside a line, stated: `…[N chars cut]…`, or a record's value left out (`"email":…`)."""
-NOTE = re.compile(r'\[[\d,]+ diagnostics by code: .*\]')
+NOTE = re.compile(r'\[[\d,]+ (?:diagnostics by code: |stacks weighing [\d,]+; the most under: ).*\]')
 
 
 def asked(text: str, prompt: str, budget: int = 1_000) -> Preview:
@@ -1924,6 +1924,18 @@ def test_a_log_assigning_outcomes_shows_the_first_line_of_each_uncommon_one() ->
     shown = preview.text.splitlines()
     assert lines[260] in shown, preview.text
     assert lines[90] in shown
+
+
+def test_collapsed_stacks_are_summed_by_function_in_a_note_over_the_preview() -> None:
+    # austin's collapsed stacks of a word count of ours (real): `normalize`, called from two places at several lines,
+    # has its samples spread over hundreds of lines; no line says it holds three quarters of them. The note does, past
+    # the script's module (whose samples are nearly all its `main`'s).
+    stacks = data('logs', 'austin_wordstats_collapsed.txt.gz')
+    preview = select_preview(stacks, 1_000)
+    assert_adds_up(preview, stacks, 1_000)
+    note = preview.text.splitlines()[0]
+    assert note.startswith('[1,057 stacks weighing 1,177,159; the most under: wordstats.py:main 94%, '), note
+    assert 'wordstats.py:normalize 76%' in note and '<module>' not in note
 
 
 def test_a_check_a_request_names_brings_the_short_record_indented_under_it() -> None:

@@ -76,6 +76,7 @@ from .shapes import (
     digest,
     extreme_rows,
     failed_tests,
+    folded_stacks_note,
     heading_of,
     indented_under,
     is_rule,
@@ -606,8 +607,13 @@ def select_preview(
     picks.extend(_class_picks(view, shape, head, tail, plain_limit, utf8, asked=asked))
     picks.sort(key=lambda item: -item[0])
 
-    # A diagnostics census is not a line of the output: a bracketed note above the excerpt, out of its room.
-    note = counted.render(min(NOTE_CHARS, budget // 4)) if counted is not None else ''
+    # A diagnostics census is not a line of the output: a bracketed note above the excerpt, out of its room. Nor is
+    # where the samples of collapsed stacks were taken, summed over every stack a frame is on.
+    note_room = min(NOTE_CHARS, budget // 4)
+    if counted is not None:
+        note = counted.render(note_room)
+    else:
+        note = folded_stacks_note(view, [*head, *sample, *tail], note_room)
     room = budget - (len(note) + 1 if note else 0)
     widest_gap = len(_gap(total)) + 1  # no run of lines left out is longer than the text has characters
     sizes: dict[tuple[int, int, int], int] = {}

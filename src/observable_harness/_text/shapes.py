@@ -46,6 +46,7 @@ __all__ = [
     'digest',
     'extreme_rows',
     'failed_tests',
+    'folded_stacks_note',
     'logged_traceback',
 ]
 
@@ -3061,6 +3062,79 @@ def _assigned_outcomes(view: TextView, read: list[Span]) -> list[Pick]:
 
 OUTCOME_PRIORITY = 400.0
 """Where the first line of each uncommon outcome ranks: under a log's first error (410), over its plain lines."""
+
+
+_FOLDED_STACK = re.compile(r'([^\s;][^\n]*;[^\n]*\S) (\d+)$')
+"""A line of collapsed (folded) stacks, as flame graphs are drawn from (austin's, py-spy's raw output, perf's through
+`stackcollapse`): the frames outermost first, apart by `;`, then the samples taken in them."""
+FOLDED_SCAN_CHARS = 512 * 1024
+"""Collapsed stacks up to this size are summed frame by frame (a split a line: ~2 ms per 100 KB, ~7 ms at most)."""
+FOLDED_ROOT_SHARE = 0.95
+"""Frames under which nearly every sample was taken (the process, its main thread, the script's module) say nothing."""
+FOLDED_FRAMES = 5
+"""Frames a note on collapsed stacks names at most, the most samples under them first."""
+
+
+def folded_stacks_note(view: TextView, read: list[Span], limit: int) -> str:
+    """For collapsed stacks, a bracketed note of where the samples were taken: each function's share of them, counted
+    in every stack it is on (no line says it: the time of a function called from many places is spread over many
+    lines), the largest first, past the frames nearly every sample is under. Empty for other text."""
+    if view.total > FOLDED_SCAN_CHARS:
+        return ''
+    lines = [line for span in read if (line := view.content(span)) and not line.startswith('#')]
+    if len(lines) < FOLDED_MIN_LINES or not _over(lines, lambda line: bool(_FOLDED_STACK.match(line)), 0.8):
+        return ''
+    under: Counter[str] = Counter()
+    caller: dict[str, str] = {}  # the function a function is first seen called from
+    samples = stacks = 0
+    for line in view.text[: view.end].split('\n'):
+        found = _FOLDED_STACK.match(line)
+        if found is None:
+            continue
+        count = int(found.group(2))
+        samples += count
+        stacks += 1
+        # A function's frames at each of its lines are one function (austin's `path:name:line`).
+        frames = [_function_of(frame) for frame in found.group(1).split(';')]
+        for above, frame in itertools.pairwise(frames):
+            caller.setdefault(frame, above)
+        for frame in set(frames):
+            under[frame] += count
+    if not samples:
+        return ''
+    head = f'[{stacks:,} stacks weighing {samples:,}; the most under: '
+    chosen: list[tuple[str, int]] = []
+    for frame, count in under.most_common():
+        if count >= FOLDED_ROOT_SHARE * samples:
+            continue
+        last = chosen[-1][0] if chosen else ''
+        near = bool(chosen) and chosen[-1][1] - count <= samples // 100
+        # A caller whose samples are nearly all its callee's (a script's module, its `main`): the callee says more.
+        if near and caller.get(frame) == last:
+            chosen[-1] = (frame, count)
+            continue
+        if near and caller.get(last) == frame:
+            continue
+        if len(chosen) == FOLDED_FRAMES:
+            break
+        chosen.append((frame, count))
+    parts: list[str] = []
+    for frame, count in chosen:
+        part = f'{frame.rsplit("/", 1)[-1]} {100 * count / samples:.0f}%'
+        if len(head) + len(', '.join([*parts, part])) + 1 > limit:
+            break
+        parts.append(part)
+    return f'{head}{", ".join(parts)}]' if parts else ''
+
+
+def _function_of(frame: str) -> str:
+    """A frame of collapsed stacks without the line it was at, after its function's name (austin's `path:name:12`)."""
+    function, _, line = frame.rpartition(':')
+    return function if function and line.isdigit() else frame
+
+
+FOLDED_MIN_LINES = 8
+"""Lines read that a text needs before its lines are taken for collapsed stacks."""
 
 
 def _record_opener(view: TextView) -> str:
