@@ -1938,6 +1938,17 @@ def test_collapsed_stacks_are_summed_by_function_in_a_note_over_the_preview() ->
     assert 'wordstats.py:normalize 76%' in note and '<module>' not in note
 
 
+def test_lines_opening_as_the_final_line_does_are_its_siblings_only_while_they_are_few() -> None:
+    # Twenty progress lines opening alike are the output's texture, not the verdicts of its parts; three are verdicts.
+    def siblings(repeats: int) -> list[str]:
+        lines = [f'Checked package number {i}: ok' for i in range(repeats)] + ['other line'] * 5
+        view = TextView('\n'.join([*lines, f'Checked package number {repeats}: ok']))
+        return [view.content(span) for span in preview_module._final_siblings(view, view.tail(1, 0)[-1])]
+
+    assert siblings(3) == [f'Checked package number {i}: ok' for i in (2, 1, 0)]
+    assert siblings(20) == []
+
+
 def test_a_check_a_request_names_brings_the_short_record_indented_under_it() -> None:
     # `checkov -d terraform/azure --compact` over TerraGoat (real): each failed check's line over the resource and the
     # file it failed in, indented under it. Asked which machine allows passwords, the check's record is the answer.

@@ -711,19 +711,21 @@ _VERDICT_OPENING = re.compile(r'[^\w\n]*(?:[A-Za-z]+ ){2,}')
 """A line's opening words, before its first that holds a digit, a dot or a colon: what a verdict says it is about."""
 FINAL_SIBLINGS = 6
 """Earlier lines opening as the final line does that are shown with it, the last first, at most."""
-FINAL_SIBLING_READ = 64
-"""Lines opening so that are looked at: more are the output's texture, not its parts' verdicts."""
+FINAL_SIBLING_READ = 12
+"""Lines opening so that are looked at: more are the output's texture (a progress line's `Processing item 37 of 90`),
+not the verdicts of its parts."""
 
 
 def _final_siblings(view: TextView, final: Span) -> list[Span]:
     """The lines that open with the final line's opening words (at least two words and a dozen characters, up to its
-    first word holding a digit, a dot or a colon), each opening its line, the last first; none where there are many."""
+    first word holding a digit, a dot or a colon), each opening its line, the last first; none where there are more
+    than a report has parts."""
     text = view.text
     opening = _VERDICT_OPENING.match(text, final[0], final[1])
     if opening is None or opening.end() - opening.start() < FINAL_OPENING_CHARS:
         return []
     words = '\n' + text[opening.start() : opening.end()]
-    places: list[int] = []
+    places: list[int] = [0] if final[0] and text.startswith(words[1:]) else []  # the first line has no break before it
     found = text.find(words, 0, final[0])
     while found != -1:
         places.append(found + 1)
