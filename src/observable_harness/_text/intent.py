@@ -422,7 +422,7 @@ class Intent:
             if term.key not in avoid  # said once to look past: the other mention is likely the same phrase
         ]
         terms.sort(key=lambda term: (-term.weight, -len(term.key)))
-        extreme, measure = _extreme(prompt, text, thinking)
+        extreme, measure, both = _extreme(prompt, text, thinking)
         request = '\n'.join((prompt, text, thinking))
         return cls(
             tuple(terms[:MAX_TERMS]),
@@ -432,7 +432,7 @@ class Intent:
             _WARNINGS.search(request) is not None,
             measure,
             _MISSING.search(request) is not None,
-            extreme != 0 and _LARGEST.search(request) is not None and _SMALLEST.search(request) is not None,
+            both,
             frozenset(term.key for term in terms[:MAX_TERMS] if said.get(term.key, {'args'}) != {'args'}),
         )
 
@@ -584,17 +584,19 @@ _MISSING = re.compile(
 arguments: `IS NOT NULL` in a query says what it kept)."""
 
 
-def _extreme(*contents: str) -> tuple[int, str]:
+def _extreme(*contents: str) -> tuple[int, str, bool]:
     """1 when the request (not the call's arguments) asks for the largest values, -1 for the smallest, else 0; with
-    the word for what is ranked, when it says it. Asked for both, what is said first (in the order given) wins."""
+    the word for what is ranked, when it says it, and whether it asks for both. Asked for both, what is said first (in
+    the order given) is the direction."""
     said = '\n'.join(contents)
     largest, smallest = _LARGEST.search(said), _SMALLEST.search(said)
     if largest is None and smallest is None:
-        return 0, ''
+        return 0, '', False
+    both = largest is not None and smallest is not None
     if smallest is None or (largest is not None and largest.start() < smallest.start()):
         assert largest is not None
-        return 1, _measure_word(said, largest.start())
-    return -1, _measure_word(said, smallest.start())
+        return 1, _measure_word(said, largest.start()), both
+    return -1, _measure_word(said, smallest.start()), both
 
 
 _CUE_WORDS = re.compile(r'[A-Za-z][\w-]*')

@@ -28,7 +28,7 @@ import math
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice, pairwise, takewhile
 
@@ -43,6 +43,7 @@ from .intent import (
     Intent,
     LineMatch,
     Matches,
+    Term,
     TermKind,
     find_matches,
     line_form,
@@ -2306,12 +2307,9 @@ def _records(view: TextView, budget: int, total_lines: int, intent: Intent | Non
             offer = common
     picks.sort(key=lambda item: -item[0])
     # The members the request's own words name (`support_rep` for "which support rep"): a ranked record keeps them.
-    asked = [term.key for term in intent.terms if term.key in intent.asked] if intent is not None else []
-    named = frozenset(
-        found.group(1)
-        for found in _MEMBER_VALUE.finditer(text, first, record_at(first)[1])
-        if any(_names_member(found.group(1), key) for key in asked)
-    )
+    asked = [term for term in intent.terms if term.key in intent.asked] if intent is not None else []
+    members = [found.group(1) for found in _MEMBER_VALUE.finditer(text, first, record_at(first)[1])]
+    named = frozenset(_member_weights(members, asked, _names_member))
     kept = _pack_records(text, picks, budget, limit, named)
     chosen_starts = {span[0] for span in chosen}
     if offer is not None and offer_chars and offer.lines > sum(1 for start in kept if start in chosen_starts):
@@ -2408,17 +2406,8 @@ def _extreme_records(
         # its arguments name, by the weight of the words naming each ("2025 totals": `total_2025` over
         # `lifetime_total`): two, ranked each way, when it asks for both.
         for asked in (True, False):
-            named = {
-                name: weight
-                for name in numeric
-                if (
-                    weight := sum(
-                        term.weight
-                        for term in intent.terms
-                        if (term.key in intent.asked) is asked and _measured_by(name, term.key)
-                    )
-                )
-            }
+            terms = [term for term in intent.terms if (term.key in intent.asked) is asked]
+            named = _member_weights(numeric, terms, _measured_by)
             keys = sorted(named, key=lambda name: -named[name])
             if keys:
                 break
@@ -2466,7 +2455,7 @@ def _missing_records(
     usable = {name for name, count in per_member.items() if count * 2 <= records}
     # The member the request names most (by the weight of the words naming it): a query's arguments list every column
     # it selects, the question the one it asks about (`infant mortality`).
-    named = {name: sum(term.weight for term in intent.terms if _names_member(name, term.key)) for name in usable}
+    named = _member_weights(usable, intent.terms, _names_member)
     best = max(named.values(), default=0.0)
     wanted = {name for name, weight in named.items() if weight >= best / 2} if best else usable
     picks: list[tuple[float, tuple[int, int], int]] = []
@@ -2484,6 +2473,15 @@ def _missing_records(
         if len(picks) >= MISSING_RECORDS:
             break
     return picks
+
+
+def _member_weights(
+    names: Iterable[str], terms: Sequence[Term], naming: Callable[[str, str], bool]
+) -> dict[str, float]:
+    """Per member a request's terms name (`naming`: by a member's name and a term's key), the weight of those terms:
+    how much the request is about it. Members none of them names are left out."""
+    weights = {name: sum(term.weight for term in terms if naming(name, term.key)) for name in names}
+    return {name: weight for name, weight in weights.items() if weight}
 
 
 def _names_member(name: str, key: str) -> bool:
